@@ -1,0 +1,58 @@
+# Cutting the Graph: the two commands a learner needs are `make lab` and `make test`.
+# Every target except clean/distclean first runs `setup`, which is a no-op (< 1 s) when
+# nothing changed. Tools always run from .venv/bin, never from whatever is on PATH.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+JUPYTER := $(VENV)/bin/jupyter
+
+# The same settings for `make notebooks` and for nbval in `make test` (scripts/test.sh), so
+# stored outputs are produced the way they are checked.
+export PYTHONHASHSEED := 0
+export NB_CELL_TIMEOUT ?= 120
+# Inside a venv, prefer its kernels and settings over ones in the user's home directory.
+export JUPYTER_PREFER_ENV_PATH := 1
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+PORT ?= 8888
+NB ?=
+
+.PHONY: help setup lab test notebooks figures bench test-browser clean distclean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+
+setup:  ## create .venv, install requirements + minigrad, make sure Graphviz is there
+	@bash scripts/setup.sh
+
+lab: setup  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
+	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
+	@echo "Stop it with Ctrl-C."
+	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
+		$(if $(filter 0,$(shell id -u)),--allow-root,)
+
+test: setup  ## lint, unit tests, then every notebook through nbval
+	@bash scripts/test.sh
+
+notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
+	@$(PY) scripts/run_notebooks.py $(NB)
+
+figures: setup  ## rebuild the pictures in figures/
+	$(PY) figures/build.py
+
+bench: setup  ## run the benchmarks
+	$(PY) benchmarks/run.py
+
+test-browser: setup  ## drive JupyterLab in headless Chromium
+	bash scripts/setup_browser.sh
+	$(PY) -m pytest tests/browser -v
+
+clean:  ## remove build output and caches (keeps .venv)
+	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
+
+distclean: clean  ## clean, and remove .venv too
+	rm -rf $(VENV)

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Everything `make test` checks, in three stages:
+#   1. lint       ruff check . ; ruff format --check .
+#   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded)
+#   3. notebooks  scripts/check_notebooks.py (stored outputs present), then nbval
+# Every stage runs even when an earlier one failed; each ends with one summary line, and the
+# script exits non-zero if any stage failed. Run it through `make test` so setup runs first.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+BIN=.venv/bin
+if [[ ! -x "$BIN/python" ]]; then
+    echo "test: $BIN/python not found; run 'make test' (it sets the environment up first)" >&2
+    exit 2
+fi
+# The same environment `make notebooks` uses, so stored outputs are checked as they were made.
+export PATH="$PWD/$BIN:$PATH"
+export PYTHONHASHSEED=0
+export NB_CELL_TIMEOUT="${NB_CELL_TIMEOUT:-120}"
+export JUPYTER_PREFER_ENV_PATH=1
+
+RESULTS=build/test-results
+mkdir -p "$RESULTS"
+rm -f "$RESULTS"/*.xml
+
+TOTAL=3
+summaries=()
+failed_stages=()
+
+# Print the stage's one-line summary now and remember it for the final recap.
+finish_stage() {
+    local n="$1" name="$2" verdict="$3" detail="$4" started="$5"
+    local line
+    line="$(printf '[stage %d/%d] %s: %s (%s, %ds)' "$n" "$TOTAL" "$name" "$verdict" "$detail" \
+        $((SECONDS - started)))"
+    echo "$line"
+    summaries+=("$line")
+    if [[ "$verdict" != ok ]]; then
+        failed_stages+=("$name")
+    fi
+}
+
+# "N passed, N failed, N skipped" from one JUnit XML file written by pytest.
+junit_counts() {
+    python - "$1" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (OSError, ET.ParseError):
+    print("0 0 0")
+    raise SystemExit
+suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
+tests = failed = skipped = 0
+for s in suites:
+    tests += int(s.get("tests", 0))
+    failed += int(s.get("failures", 0)) + int(s.get("errors", 0))
+    skipped += int(s.get("skipped", 0))
+print(tests - failed - skipped, failed, skipped)
+EOF
+}
+
+# ---- stage 1: lint -------------------------------------------------------------------------
+echo "==> [stage 1/$TOTAL] lint: ruff check . && ruff format --check ."
+t0=$SECONDS
+problems=()
+ruff check . || problems+=("ruff check")
+ruff format --check . || problems+=("ruff format --check; 'ruff format .' fixes it")
+if ((${#problems[@]} == 0)); then
+    finish_stage 1 lint ok "ruff check, ruff format --check" "$t0"
+else
+    finish_stage 1 lint FAILED "$(IFS=';'; echo "${problems[*]}")" "$t0"
+fi
+
+# ---- stage 2: unit, property and parity tests ----------------------------------------------
+echo "==> [stage 2/$TOTAL] unit tests: pytest tests --ignore=tests/browser -n 2"
+t0=$SECONDS
+python -m pytest tests --ignore=tests/browser -n 2 -q --junitxml="$RESULTS/unit.xml"
+rc=$?
+read -r passed failed skipped < <(junit_counts "$RESULTS/unit.xml")
+counts="$passed passed, $failed failed, $skipped skipped"
+case $rc in
+    0) finish_stage 2 "unit tests" ok "$counts" "$t0" ;;
+    5) finish_stage 2 "unit tests" FAILED "pytest collected no tests" "$t0" ;;
+    *) finish_stage 2 "unit tests" FAILED "$counts; pytest exit $rc" "$t0" ;;
+esac
+unit_counts=("$passed" "$failed" "$skipped")
+
+# ---- stage 3: notebooks --------------------------------------------------------------------
+echo "==> [stage 3/$TOTAL] notebooks: scripts/check_notebooks.py, then nbval"
+t0=$SECONDS
+nb_counts=(0 0 0)
+mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' \
+    2>/dev/null | sort)
+if ((${#notebooks[@]} == 0)); then
+    echo "no notebooks under notebooks/ yet; nothing to execute"
+    finish_stage 3 notebooks ok "no notebooks yet" "$t0"
+else
+    problems=()
+    python scripts/check_notebooks.py notebooks || problems+=("unexecuted cells; run 'make notebooks'")
+    python -m pytest notebooks --nbval --nbval-current-env \
+        --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout="$NB_CELL_TIMEOUT" \
+        -n 2 --dist loadfile -q --junitxml="$RESULTS/notebooks.xml"
+    rc=$?
+    read -r passed failed skipped < <(junit_counts "$RESULTS/notebooks.xml")
+    nb_counts=("$passed" "$failed" "$skipped")
+    # Exit 5 means pytest collected nothing, which is not a failure of the course.
+    if ((rc != 0 && rc != 5)); then
+        problems+=("nbval: $failed failed cells, pytest exit $rc")
+    fi
+    detail="${#notebooks[@]} notebooks, $passed cells passed, $failed failed"
+    if ((${#problems[@]} == 0)); then
+        finish_stage 3 notebooks ok "$detail" "$t0"
+    else
+        finish_stage 3 notebooks FAILED "$detail; $(IFS=';'; echo "${problems[*]}")" "$t0"
+    fi
+fi
+
+# ---- recap ---------------------------------------------------------------------------------
+echo
+echo "==> summary"
+printf '%s\n' "${summaries[@]}"
+if ((${#failed_stages[@]} == 0)); then
+    echo "make test: all $TOTAL stages passed"
+    status=0
+else
+    echo "make test: FAILED in: $(IFS=','; echo "${failed_stages[*]}")"
+    status=1
+fi
+# Last line: the pytest totals of stages 2 and 3 together, in the plain form CI tools read.
+echo "tests: $((unit_counts[0] + nb_counts[0])) passed," \
+    "$((unit_counts[1] + nb_counts[1])) failed, $((unit_counts[2] + nb_counts[2])) skipped"
+exit $status
