@@ -1,3 +1,90 @@
-"""minigrad: a small numpy autograd engine that behaves like PyTorch where it shares a name."""
+"""minigrad: a small numpy autograd engine that behaves like PyTorch where it shares a name.
+
+Where to read, in the order a tensor meets them:
+
+- `tensor.py`    the Tensor, and the three ways to cut the graph: detach, detach_, data
+- `views.py`     shared memory and version counters
+- `ops.py`       every operation, forward and backward side by side
+- `inplace.py`   what an in-place change does to memory, versions and the graph
+- `autograd.py`  nodes, saved tensors (the version check), grad mode, backward
+"""
+
+from . import autograd
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .dtypes import (
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from .ops import cat, stack
+from .tensor import (
+    Size,
+    Tensor,
+    arange,
+    from_numpy,
+    full,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randint,
+    randn,
+    randperm,
+    tensor,
+    zeros,
+    zeros_like,
+)
 
 __version__ = "0.1.0"
+
+bool = bool_  # noqa: A001 - torch's name for the dtype is `bool`
+float = float32  # noqa: A001 - torch.float is float32
+double = float64
+long = int64
+
+__all__ = [
+    "DType",
+    "Size",
+    "Tensor",
+    "arange",
+    "autograd",
+    "bool",
+    "cat",
+    "double",
+    "enable_grad",
+    "float",
+    "float16",
+    "float32",
+    "float64",
+    "from_numpy",
+    "full",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "is_grad_enabled",
+    "linspace",
+    "long",
+    "manual_seed",
+    "no_grad",
+    "ones",
+    "ones_like",
+    "rand",
+    "randint",
+    "randn",
+    "randperm",
+    "set_grad_enabled",
+    "stack",
+    "tensor",
+    "uint8",
+    "zeros",
+    "zeros_like",
+]

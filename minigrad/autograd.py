@@ -1,0 +1,514 @@
+"""The graph and the engine that walks it.
+
+A tensor made by an operation points at a `Node` (its `grad_fn`). Each node knows the nodes of
+its inputs (`next_functions`) and keeps the values it needs for its backward formula
+(`saved`). A leaf tensor that requires grad is reached through an `AccumulateGrad` node, which
+adds the incoming gradient to `leaf.grad`. `backward()` walks this graph from the output to the
+leaves, in an order where every node runs after all the nodes that feed it a gradient.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+__all__ = [
+    "AccumulateGrad",
+    "GradcheckError",
+    "Node",
+    "SavedTensor",
+    "backward",
+    "enable_grad",
+    "grad",
+    "gradcheck",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
+]
+
+_node_serials = itertools.count()
+
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Grad mode: whether new operations are recorded at all
+# --------------------------------------------------------------------------------------------
+
+
+class _GradMode:
+    enabled = True
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad are being recorded."""
+    return _GradMode.enabled
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _GradModeContext:
+    """Shared body of `no_grad`, `enable_grad` and `set_grad_enabled`."""
+
+    mode = True
+
+    def __enter__(self) -> None:
+        self._previous = _GradMode.enabled
+        _GradMode.enabled = self.mode
+
+    def __exit__(self, *exc_info: object) -> None:
+        _GradMode.enabled = self._previous
+
+    def __call__(self, function: F) -> F:
+        """Use the context as a decorator: the whole function runs in this grad mode."""
+
+        @functools.wraps(function)
+        def run_in_mode(*args: Any, **kwargs: Any) -> Any:
+            with type(self)():
+                return function(*args, **kwargs)
+
+        return run_in_mode  # type: ignore[return-value]
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - torch's name
+    """Context manager and decorator: nothing computed inside is recorded in the graph."""
+
+    mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801 - torch's name
+    """Context manager and decorator: record operations again, even inside `no_grad`."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801 - torch's name
+    """Switch recording on or off: as a call it takes effect at once, as a `with` until exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._previous = _GradMode.enabled
+        _GradMode.enabled = self.mode  # torch applies it immediately, not only in `with`
+
+    def __enter__(self) -> None:
+        _GradMode.enabled = self.mode
+
+    def __call__(self, function: F) -> F:
+        """Decorator form: the function runs with recording set to `mode`."""
+        _GradMode.enabled = self._previous  # the decorator form must not leak the mode
+        mode = self.mode
+
+        @functools.wraps(function)
+        def run_in_mode(*args: Any, **kwargs: Any) -> Any:
+            with set_grad_enabled(mode):
+                return function(*args, **kwargs)
+
+        return run_in_mode  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------------
+# Saved tensors: the values a backward formula needs, and the version check
+# --------------------------------------------------------------------------------------------
+
+
+class SavedTensor:
+    """A value kept for backward, with the version its memory had when it was saved.
+
+    It keeps the array and the version counter, never the tensor object: a node that kept its
+    own output tensor would form a reference cycle (output -> grad_fn -> output).
+    """
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        self.array: np.ndarray | None = tensor._array
+        self.version_counter = tensor._version_counter
+        self.saved_version = tensor._version_counter.value
+        self.storage = tensor._storage
+        self.tensor_serial = tensor._serial
+        self.is_output = is_output
+        self.freed = False
+        self._description = _describe_for_version_error(tensor)
+
+    @property
+    def current_version(self) -> int:
+        """The version of the memory now; backward fails if it differs from `saved_version`."""
+        return self.version_counter.value
+
+    def unpack(self) -> np.ndarray:
+        """Return the saved values, after checking they were not freed or changed in place."""
+        if self.freed or self.array is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self.current_version != self.saved_version:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {self._description}, is at version {self.current_version}; "
+                f"expected version {self.saved_version} instead. Hint: the tensor was changed in "
+                "place (perhaps through a view or a detach()ed alias) after this operation saved "
+                "it; clone() it before changing it, or change it out of place."
+            )
+        return self.array
+
+    def free(self) -> None:
+        """Drop the values (what backward does without retain_graph=True)."""
+        self.array = None
+        self.freed = True
+
+
+def _describe_for_version_error(tensor: Tensor) -> str:
+    """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid', as torch words it."""
+    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor"}.get(
+        tensor._array.dtype.name, "Tensor"
+    )
+    text = f"[minigrad.{kind} [{', '.join(str(n) for n in tensor._array.shape)}]]"
+    if tensor._base is not None:
+        return text + ", which is output 0 of AsStrided"
+    if tensor.grad_fn is not None:
+        return text + f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')}"
+    return text
+
+
+# --------------------------------------------------------------------------------------------
+# Nodes
+# --------------------------------------------------------------------------------------------
+
+
+class Node:
+    """A recorded operation (a tensor's `grad_fn`): its inputs' nodes and its saved values.
+
+    Subclasses (in `ops.py`) define `forward`, which computes the output array and saves what
+    backward needs, and `backward`, which turns the gradient of the output into one gradient
+    per input, in the order of `next_functions`.
+    """
+
+    saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
+
+    def __init__(self) -> None:
+        self.serial = next(_node_serials)  # creation order, for stable names in pictures
+        self.next_functions: tuple[tuple[Node | None, int], ...] = ()
+        self.saved: dict[str, SavedTensor] = {}
+        self.input_shapes: tuple[tuple[int, ...], ...] = ()
+        self.recording = False
+        self._retained_output: weakref.ref[Tensor] | None = None  # set by retain_grad()
+
+    def name(self) -> str:
+        """torch's name for this node, e.g. 'MulBackward0'."""
+        return type(self).__name__
+
+    def save(self, slot: str, tensor: Tensor, is_output: bool = False) -> None:
+        """Keep `tensor`'s values for backward (only when the operation is being recorded)."""
+        if self.recording:
+            self.saved[slot] = SavedTensor(tensor, is_output)
+
+    def unpack(self, slot: str) -> np.ndarray:
+        """The values saved under `slot`, checked against later in-place changes."""
+        return self.saved[slot].unpack()
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, ...]:
+        """Gradients for the inputs, given the gradient of the output."""
+        raise NotImplementedError(f"{self.name()} has no backward formula")
+
+    def release_saved(self) -> None:
+        """Free the saved values: the graph can then be walked only once more if nothing saved."""
+        for saved in self.saved.values():
+            saved.free()
+
+    def __repr__(self) -> str:
+        # torch adds a memory address here; a stable repr keeps notebook outputs reproducible
+        return f"<{self.name()}>"
+
+
+class AccumulateGrad(Node):
+    """The node through which gradients reach a leaf tensor: it adds them to `leaf.grad`."""
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__()
+        self.variable = variable  # the leaf; the leaf itself holds this node only weakly
+
+    def accumulate(self, grad: np.ndarray) -> None:
+        """`variable.grad += grad`, creating `.grad` on the first call."""
+        from .tensor import Tensor
+
+        leaf = self.variable
+        grad = np.asarray(grad, dtype=leaf._array.dtype).reshape(leaf._array.shape)
+        if leaf._grad is None:
+            leaf._grad = Tensor._from_array(np.array(grad))  # a copy: the leaf owns its .grad
+        else:
+            with no_grad():
+                leaf._grad._array += grad
+                leaf._grad._version_counter.bump()
+
+
+def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Sum `grad` down to `shape`: the backward of numpy broadcasting.
+
+    When `a` of shape (3,) was added to `b` of shape (2, 3), `a` was used twice, so its gradient
+    is the sum of the two rows of the output's gradient.
+    """
+    grad = np.asarray(grad)
+    if grad.shape == tuple(shape):
+        return grad
+    extra = grad.ndim - len(shape)
+    if extra > 0:
+        grad = grad.sum(axis=tuple(range(extra)))
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if stretched:
+        grad = grad.sum(axis=stretched, keepdims=True)
+    return grad.reshape(shape)
+
+
+# --------------------------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------------------------
+
+
+def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
+    """For every node reachable from `roots`: how many edges point at it (iteratively)."""
+    dependencies: dict[Node, int] = {}
+    seen = set(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def run_backward(
+    roots: Sequence[tuple[Node, np.ndarray]],
+    retain_graph: bool,
+    capture: dict[Node, None] | None = None,
+) -> dict[Node, np.ndarray]:
+    """Propagate gradients from `roots` to the leaves.
+
+    A node runs once all the edges into it have delivered their gradient (Kahn's algorithm, no
+    recursion, so a 100,000-node chain is fine). With `capture` (used by `grad()`), the gradients
+    arriving at those nodes are returned instead of being accumulated into `.grad`.
+    """
+    dependencies = _count_dependencies([node for node, _ in roots])
+    buffers: dict[Node, np.ndarray] = {}
+    for node, root_grad in roots:
+        buffers[node] = buffers[node] + root_grad if node in buffers else root_grad
+    ready = [node for node in dict.fromkeys(node for node, _ in roots) if node not in dependencies]
+    captured: dict[Node, np.ndarray] = {}
+    with no_grad():
+        while ready:
+            node = ready.pop()
+            grad_out = buffers.pop(node, None)
+            input_grads: Sequence[np.ndarray | None] = ()
+            if grad_out is not None:
+                _deliver_retained_grad(node, grad_out)
+                if capture is not None and node in capture:
+                    captured[node] = grad_out
+                if isinstance(node, AccumulateGrad):
+                    if capture is None:
+                        node.accumulate(grad_out)
+                else:
+                    input_grads = node.backward(grad_out)
+            for index, (next_node, _) in enumerate(node.next_functions):
+                if next_node is None:
+                    continue
+                grad_in = input_grads[index] if index < len(input_grads) else None
+                if grad_in is not None:
+                    grad_in = unbroadcast(grad_in, node.input_shapes[index])
+                    previous = buffers.get(next_node)
+                    buffers[next_node] = grad_in if previous is None else previous + grad_in
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    ready.append(next_node)
+            if not retain_graph:
+                node.release_saved()
+    return captured
+
+
+def _deliver_retained_grad(node: Node, grad_out: np.ndarray) -> None:
+    """Fill `.grad` of a non-leaf tensor that asked for it with `retain_grad()`."""
+    if node._retained_output is None:
+        return
+    tensor = node._retained_output()
+    if tensor is None:
+        return
+    from .tensor import Tensor
+
+    grad_out = np.asarray(grad_out, dtype=tensor._array.dtype)
+    if tensor._grad is None:
+        tensor._grad = Tensor._from_array(np.array(grad_out))
+    else:
+        tensor._grad._array += grad_out
+
+
+def _root_edge(tensor: Tensor) -> Node:
+    """The node where backward starts for `tensor` (its grad_fn, or its AccumulateGrad)."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn
+    return tensor._grad_accumulator()
+
+
+def _initial_grads(
+    outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None]
+) -> list[tuple[Node, np.ndarray]]:
+    """Check the outputs and make the gradient each one starts with."""
+    roots = []
+    for index, (output, given) in enumerate(zip(outputs, grad_outputs, strict=True)):
+        if not output.requires_grad:
+            raise RuntimeError(
+                f"element {index} of tensors does not require grad and does not have a grad_fn"
+            )
+        if given is None:
+            if output.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            start = np.ones(output.shape, dtype=output._array.dtype)
+        else:
+            start = np.asarray(given._array if hasattr(given, "_array") else given)
+            if start.shape != output._array.shape:
+                from .tensor import Size
+
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{index}] has a shape of {Size(start.shape)} "
+                    f"and output[{index}] has a shape of {Size(output._array.shape)}."
+                )
+        roots.append((_root_edge(output), start))
+    return roots
+
+
+def backward(
+    tensors: Tensor | Sequence[Tensor],
+    grad_tensors: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+) -> None:
+    """Accumulate into `.grad` of the leaves the gradient of `tensors` (see Tensor.backward)."""
+    outputs = [tensors] if not isinstance(tensors, (list, tuple)) else list(tensors)
+    if grad_tensors is None:
+        given: list[Tensor | None] = [None] * len(outputs)
+    elif isinstance(grad_tensors, (list, tuple)):
+        given = list(grad_tensors)
+    else:
+        given = [grad_tensors]
+    run_backward(_initial_grads(outputs, given), retain_graph=bool(retain_graph))
+
+
+def grad(
+    outputs: Tensor | Sequence[Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    grad_outputs: Tensor | Sequence[Tensor | None] | None = None,
+    retain_graph: bool | None = None,
+    allow_unused: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """Return d(outputs)/d(inputs) without touching any `.grad` (like torch.autograd.grad)."""
+    from .tensor import Tensor
+
+    outputs_list = [outputs] if isinstance(outputs, Tensor) else list(outputs)
+    inputs_list = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if grad_outputs is None:
+        given: list[Tensor | None] = [None] * len(outputs_list)
+    elif isinstance(grad_outputs, Tensor):
+        given = [grad_outputs]
+    else:
+        given = list(grad_outputs)
+    for tensor in inputs_list:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    targets = [_root_edge(tensor) for tensor in inputs_list]
+    captured = run_backward(
+        _initial_grads(outputs_list, given),
+        retain_graph=bool(retain_graph),
+        capture=dict.fromkeys(targets),
+    )
+    results: list[Tensor | None] = []
+    for tensor, target in zip(inputs_list, targets, strict=True):
+        if target not in captured:
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+            results.append(None)
+            continue
+        values = np.asarray(captured[target], dtype=tensor._array.dtype)
+        results.append(Tensor._from_array(np.array(values).reshape(tensor._array.shape)))
+    return tuple(results)
+
+
+# --------------------------------------------------------------------------------------------
+# gradcheck: analytic gradients against finite differences
+# --------------------------------------------------------------------------------------------
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when analytic and numerical gradients disagree."""
+
+
+def gradcheck(
+    fn: Callable[..., Tensor],
+    inputs: Tensor | Sequence[Tensor],
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+) -> bool:
+    """Compare the Jacobian from backward with central finite differences, as torch does.
+
+    Use float64 inputs: in float32 the finite differences are too noisy to compare.
+    """
+    from .tensor import Tensor
+
+    inputs_list = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    differentiable = [t for t in inputs_list if t.requires_grad]
+    if not differentiable:
+        raise ValueError("gradcheck expects at least one input tensor with requires_grad=True")
+
+    def evaluate() -> np.ndarray:
+        with no_grad():
+            return np.array(fn(*inputs_list)._array, dtype=np.float64).ravel()
+
+    output = fn(*inputs_list)
+    n_out = output.numel()
+    for input_index, tensor in enumerate(differentiable):
+        flat = tensor._array.reshape(-1)  # a view: perturbing it perturbs the input
+        numerical = np.zeros((flat.size, n_out))
+        for i in range(flat.size):
+            original = flat[i]
+            flat[i] = original + eps
+            plus = evaluate()
+            flat[i] = original - eps
+            minus = evaluate()
+            flat[i] = original
+            numerical[i] = (plus - minus) / (2 * eps)
+        analytical = np.zeros((flat.size, n_out))
+        for j in range(n_out):
+            seed = np.zeros(n_out, dtype=output._array.dtype)
+            seed[j] = 1.0
+            (grad_j,) = grad(
+                fn(*inputs_list),
+                [tensor],
+                [Tensor._from_array(seed.reshape(output._array.shape))],
+                allow_unused=True,
+            )
+            if grad_j is not None:
+                analytical[:, j] = grad_j._array.ravel()
+        if not np.allclose(analytical, numerical, atol=atol, rtol=rtol):
+            if raise_exception:
+                raise GradcheckError(
+                    f"Jacobian mismatch for output 0 with respect to input {input_index},\n"
+                    f"numerical:{numerical}\nanalytical:{analytical}\n"
+                )
+            return False
+    return True

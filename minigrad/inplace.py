@@ -1,0 +1,139 @@
+"""In-place operations: change the memory, bump the version, and record the change if needed.
+
+`t.mul_(2)` has three effects, in this order:
+
+1. checks: a leaf that requires grad (or a view of one) refuses in-place changes while grad
+   mode is on, because its old value may be needed and nothing could record the change;
+2. the new values are written into `t`'s memory, and the version counter that `t` shares with
+   its views and `detach()`ed aliases goes up by one (also under `no_grad`);
+3. when grad mode is on and something involved requires grad, the graph is rewritten so that
+   `t.grad_fn` is the node of the change. For a view, its base gets a `CopySlices` node:
+   "the base, with this region replaced by the new values".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .autograd import Node, is_grad_enabled
+from .tensor import Tensor
+from .views import ViewRegion
+
+
+class CopySlices(Node):
+    """A base tensor whose region (seen through a view) was replaced in place.
+
+    Inputs: the base before the change, and the new values of the region. The gradient of the
+    region goes to the new values; the rest goes to the old base.
+    """
+
+    def __init__(self, region: ViewRegion) -> None:
+        super().__init__()
+        self.region = region
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        grad_base = np.array(grad)
+        grad_region = self.region.read(grad_base)
+        self.region.clear(grad_base)
+        return grad_base, grad_region
+
+
+class AsStridedBackward0(Node):
+    """The view after its base was changed in place: a window onto the base's new graph."""
+
+    def __init__(self, region: ViewRegion) -> None:
+        super().__init__()
+        self.region = region
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        self.region.view_of(full)[...] = grad
+        return (full,)
+
+
+def check_inplace_allowed(target: Tensor) -> None:
+    """Refuse in-place changes to leaves that require grad while recording (torch's rule)."""
+    if not is_grad_enabled():
+        return
+    if target.grad_fn is None and target._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    base = target._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+
+
+def apply(target: Tensor, compute: Callable[[Tensor], Tensor], *others: Tensor) -> Tensor:
+    """Replace `target`'s values by `compute(target_before)`, in place; returns `target`.
+
+    `compute` is the out-of-place version of the operation (for `mul_`, `before * other`).
+    """
+    check_inplace_allowed(target)
+    recording = is_grad_enabled() and (
+        target.requires_grad or any(other.requires_grad for other in others)
+    )
+    if recording:
+        # the op may save its input for backward: give it a copy of the old values, which
+        # stay correct after we overwrite target's memory
+        before = Tensor._from_array(target._array.copy())
+        before.grad_fn = target.grad_fn
+        before._requires_grad = target.requires_grad
+        result = compute(before)
+    else:
+        result = compute(target)
+    _write_values(target, result._array)
+    target._version_counter.bump()
+    if recording and result.grad_fn is not None:
+        _rebase_history(target, result.grad_fn)
+    return target
+
+
+def _write_values(target: Tensor, values: np.ndarray) -> None:
+    """Copy `values` into target's memory, with torch's shape and dtype rules for in-place ops."""
+    if values.shape != target._array.shape:
+        raise RuntimeError(
+            f"output with shape {list(target._array.shape)} doesn't match the broadcast shape "
+            f"{list(np.broadcast_shapes(values.shape, target._array.shape))}"
+        )
+    if values.dtype.kind == "f" and target._array.dtype.kind in "iub":
+        names = {"f": "Float", "i": "Long", "u": "Byte", "b": "Bool"}
+        raise RuntimeError(
+            f"result type {names['f']} can't be cast to the desired output type "
+            f"{names[target._array.dtype.kind]}"
+        )
+    if not target._array.flags.writeable:
+        raise RuntimeError(
+            "unsupported operation: this tensor is a broadcast (expand) view whose elements share "
+            "memory; clone() it before changing it in place"
+        )
+    target._array[...] = values
+
+
+def _rebase_history(target: Tensor, node: Node) -> None:
+    """Make `node` (the recorded change) the history of `target` (and of its base, for a view)."""
+    from .ops import edge_to
+
+    if target._base is None:
+        if target._retains_grad:
+            node._retained_output = target.grad_fn._retained_output if target.grad_fn else None
+        target.grad_fn = node
+        return
+    base = target._base
+    region = ViewRegion(target._view_of)
+    copy_slices = CopySlices(region)
+    new_values_edge, new_values_shape = (node, 0), target._array.shape
+    if node.name() == "CopyBackwards":
+        # `base[region] = source`: like torch, connect the source straight to CopySlices
+        new_values_edge, new_values_shape = node.next_functions[1], node.input_shapes[1]
+    copy_slices.next_functions = (edge_to(base), new_values_edge)
+    copy_slices.input_shapes = (base._array.shape, new_values_shape)
+    base.grad_fn = copy_slices
+    window = AsStridedBackward0(region)
+    window.next_functions = ((copy_slices, 0),)
+    window.input_shapes = (base._array.shape,)
+    target.grad_fn = window

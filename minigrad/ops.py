@@ -1,0 +1,1073 @@
+"""The operations: one small class per op, its forward and its backward side by side.
+
+Every class is named like the `grad_fn` torch gives the same operation (`MulBackward0`, ...).
+`forward` computes the output array from the input tensors and saves what `backward` will
+need; `backward` gets the gradient of the output and returns one gradient per input, in the
+order of the inputs (broadcast inputs are summed back to their shape by the engine).
+
+`run_op` connects a forward to the graph; the functions at the bottom of each section are what
+`Tensor`'s methods call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from .autograd import Node, is_grad_enabled
+from .tensor import Tensor
+from .views import expand_basic_index, is_basic_index
+
+# --------------------------------------------------------------------------------------------
+# Connecting an op to the graph
+# --------------------------------------------------------------------------------------------
+
+
+def edge_to(tensor: Tensor) -> tuple[Node | None, int]:
+    """Where a gradient for `tensor` must go: its grad_fn, its AccumulateGrad, or nowhere."""
+    if not tensor.requires_grad:
+        return (None, 0)  # the empty slot a detached input leaves behind
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, 0)
+    return (tensor._grad_accumulator(), 0)
+
+
+def run_op(node: Node, *inputs: Tensor) -> Tensor:
+    """Run `node.forward(*inputs)`; when recording, make the node the output's grad_fn."""
+    node.recording = is_grad_enabled() and any(t.requires_grad for t in inputs)
+    output = Tensor._from_array(node.forward(*inputs))
+    if node.recording:
+        _connect(node, output, inputs)
+    return output
+
+
+def run_view_op(node: ViewNode, source: Tensor) -> Tensor:
+    """Like run_op, for ops whose output is a view: it shares memory and version counter."""
+    node.recording = is_grad_enabled() and source.requires_grad
+    output = Tensor._make_view(source, node.view_of(source._array), node.view_of)
+    if node.recording:
+        _connect(node, output, (source,))
+    return output
+
+
+def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
+    node.next_functions = tuple(edge_to(t) for t in inputs)
+    node.input_shapes = tuple(t._array.shape for t in inputs)
+    output.grad_fn = node
+    if node.saves_result:
+        node.save("result", output, is_output=True)
+
+
+def result_dtype(*tensors: Tensor) -> np.dtype:
+    """torch's type promotion for our dtypes: float beats int, wider float beats narrower."""
+    dtypes = [t._array.dtype for t in tensors]
+    floats = [d for d in dtypes if d.kind == "f"]
+    if floats:
+        return max(floats, key=lambda d: d.itemsize)
+    if all(d.kind == "b" for d in dtypes):
+        return np.dtype(bool)
+    return np.dtype(np.int64)
+
+
+def float_dtype(*tensors: Tensor) -> np.dtype:
+    """The dtype of a result that is always floating (division, exp, mean of integers)."""
+    dtype = result_dtype(*tensors)
+    return dtype if dtype.kind == "f" else np.dtype(np.float32)
+
+
+def check_broadcast(a: Tensor, b: Tensor) -> None:
+    """Raise torch's error when two shapes cannot be broadcast together."""
+    shape_a, shape_b = a._array.shape, b._array.shape
+    for offset in range(1, min(len(shape_a), len(shape_b)) + 1):
+        size_a, size_b = shape_a[-offset], shape_b[-offset]
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            dim = max(len(shape_a), len(shape_b)) - offset
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {dim}"
+            )
+
+
+# --------------------------------------------------------------------------------------------
+# Arithmetic
+# --------------------------------------------------------------------------------------------
+
+
+class AddBackward0(Node):
+    """a + alpha * b: the gradient passes through unchanged (times alpha for b)."""
+
+    def __init__(self, alpha: float = 1) -> None:
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        check_broadcast(a, b)
+        other = b._array if self.alpha == 1 else b._array * self.alpha
+        return np.add(a._array, other, dtype=result_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return grad, grad if self.alpha == 1 else grad * self.alpha
+
+
+class SubBackward0(Node):
+    """a - alpha * b: the gradient of b is the negated gradient of the output."""
+
+    def __init__(self, alpha: float = 1) -> None:
+        super().__init__()
+        self.alpha = alpha
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        check_broadcast(a, b)
+        other = b._array if self.alpha == 1 else b._array * self.alpha
+        return np.subtract(a._array, other, dtype=result_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return grad, -grad * self.alpha
+
+
+class RsubBackward1(Node):
+    """number - a (torch records it as one op with a single input)."""
+
+    def __init__(self, number: float) -> None:
+        super().__init__()
+        self.number = number
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return (self.number - a._array).astype(a._array.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (-grad,)
+
+
+class MulBackward0(Node):
+    """a * b: each input's gradient is the output's gradient times the other input."""
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        check_broadcast(a, b)
+        if b.requires_grad:
+            self.save("self", a)
+        if a.requires_grad:
+            self.save("other", b)
+        return np.multiply(a._array, b._array, dtype=result_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        grad_a = grad * self.unpack("other") if "other" in self.saved else None
+        grad_b = grad * self.unpack("self") if "self" in self.saved else None
+        return grad_a, grad_b
+
+
+class DivBackward0(Node):
+    """a / b: d/da = 1/b, d/db = -a/b**2."""
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        check_broadcast(a, b)
+        if b.requires_grad:
+            self.save("self", a)
+        self.save("other", b)
+        with np.errstate(divide="ignore", invalid="ignore"):  # torch gives inf/nan silently
+            return np.divide(a._array, b._array, dtype=float_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        b = self.unpack("other")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            grad_a = grad / b
+            grad_b = -grad * self.unpack("self") / (b * b) if "self" in self.saved else None
+        return grad_a, grad_b
+
+
+class NegBackward0(Node):
+    """-a."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.negative(a._array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (-grad,)
+
+
+class ReciprocalBackward0(Node):
+    """1 / a (torch computes `number / a` as reciprocal then multiply)."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.reciprocal(a._array.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        result = self.unpack("result")
+        return (-grad * result * result,)
+
+
+class PowBackward0(Node):
+    """a ** exponent, for a number exponent: d/da = exponent * a ** (exponent - 1)."""
+
+    def __init__(self, exponent: float) -> None:
+        super().__init__()
+        self.exponent = exponent
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.save("self", a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(a._array, self.exponent).astype(a._array.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        if self.exponent == 0:
+            return (np.zeros_like(grad),)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (grad * self.exponent * np.power(self.unpack("self"), self.exponent - 1),)
+
+
+class PowBackward1(Node):
+    """a ** b for two tensors: d/da = b * a ** (b - 1), d/db = a ** b * log(a)."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        check_broadcast(a, b)
+        self.save("self", a)
+        self.save("exponent", b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(a._array, b._array, dtype=float_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, b, result = self.unpack("self"), self.unpack("exponent"), self.unpack("result")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            grad_a = grad * b * np.power(a, b - 1)
+            grad_b = np.where(a > 0, grad * result * np.log(np.where(a > 0, a, 1)), 0)
+        return grad_a, grad_b
+
+
+class PowBackward2(Node):
+    """number ** a: d/da = number ** a * log(number)."""
+
+    saves_result = True
+
+    def __init__(self, base: float) -> None:
+        super().__init__()
+        self.base = base
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.power(np.asarray(self.base, dtype=float_dtype(a)), a._array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * self.unpack("result") * np.log(self.base),)
+
+
+def add(a: Tensor, b: Tensor, alpha: float = 1) -> Tensor:
+    """a + alpha * b, with broadcasting."""
+    return run_op(AddBackward0(alpha), a, b)
+
+
+def sub(a: Tensor, b: Tensor, alpha: float = 1) -> Tensor:
+    """a - alpha * b, with broadcasting."""
+    return run_op(SubBackward0(alpha), a, b)
+
+
+def mul(a: Tensor, b: Tensor) -> Tensor:
+    """a * b, elementwise with broadcasting."""
+    return run_op(MulBackward0(), a, b)
+
+
+def div(a: Tensor, b: Tensor) -> Tensor:
+    """a / b (true division), elementwise with broadcasting."""
+    return run_op(DivBackward0(), a, b)
+
+
+# --------------------------------------------------------------------------------------------
+# Elementwise functions
+# --------------------------------------------------------------------------------------------
+
+
+class ExpBackward0(Node):
+    """exp(a): its derivative is itself, so it saves its own result."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return np.exp(a._array.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * self.unpack("result"),)
+
+
+class LogBackward0(Node):
+    """log(a): d/da = 1 / a."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.save("self", a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(a._array.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        with np.errstate(divide="ignore"):
+            return (grad / self.unpack("self"),)
+
+
+class SigmoidBackward0(Node):
+    """sigmoid(a) = 1 / (1 + exp(-a)); d/da = s * (1 - s), written with the saved output s."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        x = a._array.astype(float_dtype(a), copy=False)
+        # exp of a large positive number overflows; split by sign so neither branch does
+        exp_neg_abs = np.exp(-np.abs(x))
+        return np.where(x >= 0, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs)).astype(
+            x.dtype, copy=False
+        )
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        s = self.unpack("result")
+        return (grad * s * (1 - s),)
+
+
+class TanhBackward0(Node):
+    """tanh(a); d/da = 1 - tanh(a)**2, written with the saved output."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.tanh(a._array.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        t = self.unpack("result")
+        return (grad * (1 - t * t),)
+
+
+class ReluBackward0(Node):
+    """max(a, 0); the gradient passes where the output is positive (0 at a == 0, as torch)."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.maximum(a._array, 0).astype(a._array.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * (self.unpack("result") > 0),)
+
+
+class SqrtBackward0(Node):
+    """sqrt(a); d/da = 1 / (2 sqrt(a))."""
+
+    saves_result = True
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(a._array.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        with np.errstate(divide="ignore"):
+            return (grad / (2 * self.unpack("result")),)
+
+
+class AbsBackward0(Node):
+    """|a|; d/da = sign(a) (0 at a == 0, as torch)."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.save("self", a)
+        return np.abs(a._array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * np.sign(self.unpack("self")),)
+
+
+class ClampBackward1(Node):
+    """min(max(a, low), high); the gradient passes where a is inside [low, high] (inclusive)."""
+
+    def __init__(self, low: float | None, high: float | None) -> None:
+        super().__init__()
+        if low is None and high is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        self.low, self.high = low, high
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.save("self", a)
+        return np.clip(a._array, self.low, self.high).astype(a._array.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a = self.unpack("self")
+        inside = np.ones(a.shape, dtype=bool)
+        if self.low is not None:
+            inside &= a >= self.low
+        if self.high is not None:
+            inside &= a <= self.high
+        return (grad * inside,)
+
+
+class RoundBackward0(Node):
+    """round(a): flat almost everywhere, so its gradient is zero (straight-through needs detach)."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.round(a._array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.zeros_like(grad),)
+
+
+class CloneBackward0(Node):
+    """A copy in new memory; the gradient passes through unchanged."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return a._array.copy()
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
+
+class ToCopyBackward0(Node):
+    """A copy converted to another dtype (`.double()`, `.float()`, `.to(dtype)`)."""
+
+    def __init__(self, dtype: np.dtype) -> None:
+        super().__init__()
+        self.dtype = dtype
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.source_dtype = a._array.dtype
+        return a._array.astype(self.dtype)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.astype(self.source_dtype),)
+
+
+# --------------------------------------------------------------------------------------------
+# Reductions
+# --------------------------------------------------------------------------------------------
+
+
+def normalize_dims(dim: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    """Turn `dim` (an int, a sequence or None for all) into sorted non-negative axes."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    checked = []
+    for d in dims:
+        low, high = -max(ndim, 1), max(ndim, 1) - 1
+        if not low <= d <= high:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})"
+            )
+        checked.append(d % max(ndim, 1))
+    return tuple(sorted(set(checked)))
+
+
+def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool):
+    """Broadcast a reduced gradient back to the input's shape."""
+    if not keepdim and shape:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class SumBackward0(Node):
+    """Sum of all elements: every element gets the output's gradient."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        dtype = a._array.dtype if a._array.dtype.kind == "f" else np.int64
+        return np.asarray(a._array.sum(dtype=dtype))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.broadcast_to(grad, self.input_shapes[0]),)
+
+
+class SumBackward1(Node):
+    """Sum over the dimensions `dim`."""
+
+    def __init__(self, dim: int | Sequence[int], keepdim: bool) -> None:
+        super().__init__()
+        self.dim, self.keepdim = dim, keepdim
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.axes = normalize_dims(self.dim, a.ndim)
+        dtype = a._array.dtype if a._array.dtype.kind == "f" else np.int64
+        return np.asarray(a._array.sum(axis=self.axes, keepdims=self.keepdim, dtype=dtype))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (_expand_back(grad, self.input_shapes[0], self.axes, self.keepdim),)
+
+
+def _check_mean_dtype(a: Tensor) -> None:
+    if a._array.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {a.dtype.torch_kind}"
+        )
+
+
+class MeanBackward0(Node):
+    """Mean of all elements: every element gets grad / n."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        _check_mean_dtype(a)
+        return np.asarray(a._array.mean(dtype=a._array.dtype))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        return (np.broadcast_to(grad / max(int(np.prod(shape)), 1), shape),)
+
+
+class MeanBackward1(Node):
+    """Mean over the dimensions `dim`."""
+
+    def __init__(self, dim: int | Sequence[int], keepdim: bool) -> None:
+        super().__init__()
+        self.dim, self.keepdim = dim, keepdim
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        _check_mean_dtype(a)
+        self.axes = normalize_dims(self.dim, a.ndim)
+        return np.asarray(a._array.mean(axis=self.axes, keepdims=self.keepdim))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        count = int(np.prod([shape[i] for i in self.axes])) if shape else 1
+        return (_expand_back(grad / count, shape, self.axes, self.keepdim),)
+
+
+class MaxBackward1(Node):
+    """Maximum of all elements: the gradient is shared evenly between tied maxima (as torch)."""
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        if a._array.size == 0:
+            raise RuntimeError(
+                "max(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        self.save("self", a)
+        return np.asarray(a._array.max())
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a = self.unpack("self")
+        winners = a == a.max()
+        return (grad * winners / winners.sum(),)
+
+
+class MaxBackward0(Node):
+    """Maximum along `dim`: the gradient goes to the first index of the maximum."""
+
+    def __init__(self, dim: int, keepdim: bool) -> None:
+        super().__init__()
+        self.dim, self.keepdim = dim, keepdim
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        (self.axis,) = normalize_dims(self.dim, a.ndim)
+        self.indices = np.expand_dims(np.argmax(a._array, axis=self.axis), self.axis)
+        values = np.take_along_axis(a._array, self.indices, axis=self.axis)
+        return values if self.keepdim else np.squeeze(values, axis=self.axis)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        if not self.keepdim:
+            grad = np.expand_dims(grad, self.axis)
+        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        np.put_along_axis(full, self.indices, grad, axis=self.axis)
+        return (full,)
+
+
+class MaxResult(NamedTuple):
+    """What `t.max(dim)` returns: the maxima and where they are (torch.return_types.max)."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def max_along(a: Tensor, dim: int, keepdim: bool = False) -> MaxResult:
+    """(values, indices) of the maximum along `dim`."""
+    node = MaxBackward0(dim, keepdim)
+    values = run_op(node, a)
+    indices = node.indices if keepdim else np.squeeze(node.indices, axis=node.axis)
+    return MaxResult(values, Tensor._from_array(indices.astype(np.int64)))
+
+
+# --------------------------------------------------------------------------------------------
+# Matrix products
+# --------------------------------------------------------------------------------------------
+
+
+def _check_float_pair(a: Tensor, b: Tensor) -> None:
+    if a._array.dtype != b._array.dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{a.dtype.name_in_errors} != {b.dtype.name_in_errors}"
+        )
+
+
+class MmBackward0(Node):
+    """Matrix product of two 2-D tensors: d/dA = G @ B.T, d/dB = A.T @ G."""
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        (n, k), (k2, m) = a._array.shape, b._array.shape
+        if k != k2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+        _check_float_pair(a, b)
+        if b.requires_grad:
+            self.save("self", a)
+        if a.requires_grad:
+            self.save("mat2", b)
+        return a._array @ b._array
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        grad_a = grad @ self.unpack("mat2").T if "mat2" in self.saved else None
+        grad_b = self.unpack("self").T @ grad if "self" in self.saved else None
+        return grad_a, grad_b
+
+
+class MvBackward0(Node):
+    """Matrix times vector: d/dA = outer(g, v), d/dv = A.T @ g."""
+
+    def forward(self, a: Tensor, v: Tensor) -> np.ndarray:
+        (n, k), (k2,) = a._array.shape, v._array.shape
+        if k != k2:
+            raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+        _check_float_pair(a, v)
+        self.save("self", a)
+        self.save("vec", v)
+        return a._array @ v._array
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.outer(grad, self.unpack("vec")), self.unpack("self").T @ grad
+
+
+class DotBackward0(Node):
+    """Dot product of two vectors: d/da = g * b, d/db = g * a."""
+
+    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
+        if a._array.shape != b._array.shape:
+            n, m = a._array.size, b._array.size
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                f"number of elements, but got {n} and {m} elements respectively"
+            )
+        _check_float_pair(a, b)
+        self.save("self", a)
+        self.save("tensor", b)
+        return np.asarray(a._array @ b._array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return grad * self.unpack("tensor"), grad * self.unpack("self")
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """a @ b for 1-D and 2-D tensors, recorded with the node torch would use."""
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D"
+        )
+    if a.ndim > 2 or b.ndim > 2:
+        raise NotImplementedError(
+            f"minigrad's matmul handles 1-D and 2-D tensors; got {a.ndim}-D and {b.ndim}-D. "
+            "Reshape to 2-D first (for example x.reshape(-1, x.shape[-1]))."
+        )
+    if a.ndim == 2 and b.ndim == 2:
+        return run_op(MmBackward0(), a, b)
+    if a.ndim == 2:
+        return run_op(MvBackward0(), a, b)
+    if b.ndim == 2:  # torch: unsqueeze the vector, multiply matrices, squeeze again
+        return squeeze(matmul(unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
+    return run_op(DotBackward0(), a, b)
+
+
+# --------------------------------------------------------------------------------------------
+# Views: outputs that share memory and version counter with their input
+# --------------------------------------------------------------------------------------------
+
+
+class ViewNode(Node):
+    """Base of the view ops: `view_of` maps the input's array to the output's (a numpy view)."""
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        # write the gradient into the part of a zero array that the view looked at
+        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        self.view_of(full)[...] = grad
+        return (full,)
+
+
+class ViewBackward0(ViewNode):
+    """`view` / `reshape` without copying."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.reshape(array, self.shape, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.reshape(self.input_shapes[0]),)
+
+
+class UnsafeViewBackward0(Node):
+    """`reshape` of a tensor whose memory layout needs a copy (e.g. after a transpose)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return a._array.reshape(self.shape).copy()
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.reshape(self.input_shapes[0]),)
+
+
+class TransposeBackward0(ViewNode):
+    """Swap two dimensions."""
+
+    def __init__(self, dim0: int, dim1: int) -> None:
+        super().__init__()
+        self.dim0, self.dim1 = dim0, dim1
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.swapaxes(array, self.dim0, self.dim1)
+
+
+class PermuteBackward0(ViewNode):
+    """Reorder the dimensions (`.T` reverses them)."""
+
+    def __init__(self, dims: tuple[int, ...]) -> None:
+        super().__init__()
+        self.dims = dims
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.transpose(array, self.dims)
+
+
+class TBackward0(TransposeBackward0):
+    """`t()`: transpose of a tensor of at most 2 dimensions."""
+
+
+class SliceBackward0(ViewNode):
+    """`t[start:stop:step]` along one dimension."""
+
+    def __init__(self, dim: int, part: slice) -> None:
+        super().__init__()
+        self.dim, self.part = dim, part
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return array[(slice(None),) * self.dim + (self.part,)]
+
+
+class SelectBackward0(ViewNode):
+    """`t[i]` along one dimension (the dimension disappears)."""
+
+    def __init__(self, dim: int, index: int) -> None:
+        super().__init__()
+        self.dim, self.index = dim, index
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return array[(slice(None),) * self.dim + (self.index,)]
+
+
+class UnsqueezeBackward0(ViewNode):
+    """Insert a dimension of size 1."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.expand_dims(array, self.dim)
+
+
+class SqueezeBackward0(ViewNode):
+    """Remove every dimension of size 1."""
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.squeeze(array)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.reshape(self.input_shapes[0]),)
+
+
+class SqueezeBackward1(ViewNode):
+    """Remove dimension `dim` if it has size 1."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.squeeze(array, self.dim) if array.shape[self.dim] == 1 else array
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.reshape(self.input_shapes[0]),)
+
+
+class SqueezeBackward4(SqueezeBackward1):
+    """The squeeze torch records after a vector-matrix product."""
+
+
+class ExpandBackward0(ViewNode):
+    """Broadcast to a bigger shape without copying; backward sums the copies back."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(array, self.shape)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)  # the engine sums broadcast dimensions back (unbroadcast)
+
+
+class AliasBackward0(ViewNode):
+    """`t[...]`: the same elements, as a new view."""
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return array[...]
+
+
+def view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """A view with another shape; fails, like torch, when that needs a copy."""
+    shape = _infer_shape(shape, a._array.size)
+    try:
+        np.reshape(a._array, shape, copy=False)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    return run_view_op(ViewBackward0(shape), a)
+
+
+def reshape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Another shape: a view when the memory layout allows, a copy otherwise."""
+    shape = _infer_shape(shape, a._array.size)
+    try:
+        np.reshape(a._array, shape, copy=False)
+    except ValueError:
+        return run_op(UnsafeViewBackward0(shape), a)
+    return run_view_op(ViewBackward0(shape), a)
+
+
+def _infer_shape(shape: Sequence[int], size: int) -> tuple[int, ...]:
+    shape = tuple(int(n) for n in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([n for n in shape if n != -1]))
+    if -1 in shape:
+        if known == 0 or size % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+        shape = tuple(size // known if n == -1 else n for n in shape)
+    if int(np.prod(shape)) != size:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    return shape
+
+
+def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap dimensions `dim0` and `dim1` (a view)."""
+    (first,) = normalize_dims(dim0, a.ndim)
+    (second,) = normalize_dims(dim1, a.ndim)
+    return run_view_op(TransposeBackward0(first, second), a)
+
+
+def permute(a: Tensor, dims: Sequence[int]) -> Tensor:
+    """Reorder dimensions (a view)."""
+    return run_view_op(PermuteBackward0(tuple(d % max(a.ndim, 1) for d in dims)), a)
+
+
+def t(a: Tensor) -> Tensor:
+    """Transpose of a 0-, 1- or 2-D tensor (a view)."""
+    if a.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+    return run_view_op(TBackward0(0, 1) if a.ndim == 2 else TBackward0(0, 0), a)
+
+
+def unsqueeze(a: Tensor, dim: int) -> Tensor:
+    """Insert a dimension of size 1 at `dim` (a view)."""
+    return run_view_op(UnsqueezeBackward0(dim % (a.ndim + 1)), a)
+
+
+def squeeze(a: Tensor, dim: int | None = None, node_name: str = "") -> Tensor:
+    """Remove dimensions of size 1 (all, or just `dim`) (a view)."""
+    if dim is None:
+        return run_view_op(SqueezeBackward0(), a)
+    (axis,) = normalize_dims(dim, a.ndim)
+    node = SqueezeBackward4(axis) if node_name == "SqueezeBackward4" else SqueezeBackward1(axis)
+    return run_view_op(node, a)
+
+
+def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
+    """Broadcast to `shape` without copying (-1 keeps a size) (a view)."""
+    padded = (1,) * (len(shape) - a.ndim) + a._array.shape
+    target = tuple(old if new == -1 else int(new) for old, new in zip(padded, shape, strict=True))
+    try:
+        np.broadcast_shapes(a._array.shape, target)
+    except ValueError:
+        raise RuntimeError(
+            f"The expanded size of the tensor must match the existing size at non-singleton "
+            f"dimension; cannot expand {list(a._array.shape)} to {list(target)}"
+        ) from None
+    return run_view_op(ExpandBackward0(target), a)
+
+
+# --------------------------------------------------------------------------------------------
+# Indexing
+# --------------------------------------------------------------------------------------------
+
+
+class IndexBackward0(Node):
+    """`t[index]` with an integer/bool array index: a copy; backward scatters-adds the grad."""
+
+    def __init__(self, key: object) -> None:
+        super().__init__()
+        self.key = key
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        return np.array(a._array[self.key])
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        np.add.at(full, self.key, grad)  # add.at: a repeated index gets every contribution
+        return (full,)
+
+
+def getitem(a: Tensor, key: object) -> Tensor:
+    """`a[key]`: views for ints/slices/None/..., one node per indexed dimension, like torch."""
+    key = _plain_key(key)
+    if not is_basic_index(key):
+        try:
+            a._array[key]
+        except IndexError as error:
+            raise IndexError(str(error).replace("axis", "dimension")) from None
+        return run_op(IndexBackward0(key), a)
+    parts = expand_basic_index(key, a.ndim)
+    if parts == [Ellipsis] or (not parts and key is Ellipsis):
+        return run_view_op(AliasBackward0(), a)
+    steps = [p for p in parts if p != slice(None)] or [slice(None)]
+    result, dim, step_index = a, 0, 0
+    for part in parts:
+        if part is None:
+            result = run_view_op(UnsqueezeBackward0(dim), result)
+            dim += 1
+        elif isinstance(part, slice):
+            if part != slice(None) or (steps == [slice(None)] and step_index == 0):
+                result = run_view_op(SliceBackward0(dim, part), result)
+                step_index += 1
+            dim += 1
+        elif part is not Ellipsis:
+            size = result._array.shape[dim]
+            if not -size <= part < size:
+                raise IndexError(
+                    f"index {part} is out of bounds for dimension {dim} with size {size}"
+                )
+            result = run_view_op(SelectBackward0(dim, int(part) % size), result)
+    return result
+
+
+def _plain_key(key: object) -> object:
+    """Replace tensors inside an index by their arrays."""
+    if isinstance(key, Tensor):
+        return key._array
+    if isinstance(key, tuple):
+        return tuple(part._array if isinstance(part, Tensor) else part for part in key)
+    if isinstance(key, list):
+        return np.asarray(key)
+    return key
+
+
+# --------------------------------------------------------------------------------------------
+# Joining tensors
+# --------------------------------------------------------------------------------------------
+
+
+class CatBackward0(Node):
+    """Concatenate along `dim`; backward hands each input its slice of the gradient."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, *tensors: Tensor) -> np.ndarray:
+        self.axis = normalize_dims(self.dim, tensors[0].ndim)[0]
+        return np.concatenate([t._array for t in tensors], axis=self.axis)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        sizes = [shape[self.axis] for shape in self.input_shapes]
+        return tuple(np.split(grad, np.cumsum(sizes)[:-1], axis=self.axis))
+
+
+class StackBackward0(Node):
+    """Stack along a new dimension `dim`."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, *tensors: Tensor) -> np.ndarray:
+        return np.stack([t._array for t in tensors], axis=self.dim)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(np.moveaxis(grad, self.dim, 0))
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Concatenate tensors along an existing dimension."""
+    return run_op(CatBackward0(dim), *tensors)
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Stack tensors along a new dimension."""
+    return run_op(StackBackward0(dim), *tensors)
+
+
+# --------------------------------------------------------------------------------------------
+# Ops that in-place methods record (the value before the change is their first input)
+# --------------------------------------------------------------------------------------------
+
+
+class FillBackward2(Node):
+    """`fill_(value)` recorded: the old values are gone, so they get no gradient."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__()
+        self.value = value
+
+    def forward(self, before: Tensor) -> np.ndarray:
+        return np.full_like(before._array, self.value)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.zeros_like(grad),)
+
+
+class ZeroBackward0(FillBackward2):
+    """`zero_()` recorded."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+
+class CopyBackwards(Node):
+    """`dst.copy_(src)` recorded: dst's old values get nothing, src gets the gradient."""
+
+    def forward(self, before: Tensor, source: Tensor) -> np.ndarray:
+        check_broadcast(before, source)
+        values = np.broadcast_to(source._array, before._array.shape)
+        return values.astype(before._array.dtype)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros_like(grad), grad
+
+
+class IndexPutBackward0(Node):
+    """`t[index] = values` with an array index, recorded."""
+
+    def __init__(self, key: object) -> None:
+        super().__init__()
+        self.key = key
+
+    def forward(self, before: Tensor, values: Tensor) -> np.ndarray:
+        result = before._array.copy()
+        result[self.key] = values._array
+        return result
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        grad_before = grad.copy()
+        grad_before[self.key] = 0
+        grad_values = grad[self.key]
+        return grad_before, grad_values
