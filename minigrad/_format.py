@@ -123,7 +123,9 @@ class _ElementFormatter:
         smallest = magnitudes.min()
         largest = magnitudes.max()
         self.int_mode = bool(np.all(candidates == np.ceil(candidates)))
-        self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        with np.errstate(over="ignore"):  # a huge/tiny ratio overflows to inf, as in torch
+            spread = largest / smallest
+        self.sci_mode = bool(spread > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
 
         # Width from the nonzero finite values only; nan/inf/zeros are padded to fit.
         values = candidates.tolist()
