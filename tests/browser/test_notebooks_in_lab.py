@@ -1,0 +1,189 @@
+"""Every course notebook opens, runs and renders in a real JupyterLab in headless Chromium.
+
+For each notebook (one test each, id = its path under notebooks/): open it in a fresh workspace,
+wait for its kernel, Run All, wait until execution ends, then check that
+  (a) no cell shows an error, except cells tagged `raises-exception`,
+  (b) every cell whose stored output has an SVG picture shows a rendered SVG, and every cell whose
+      stored output has a PNG shows an image,
+  (c) the last code cell ran,
+and save a screenshot of the whole notebook to build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LabServer, discover_notebooks, notebook_root
+
+KERNEL_READY_TIMEOUT = 60.0
+RUN_TIMEOUT = 60.0
+SETTLE_TIMEOUT = 15.0  # after Run All returns: kernel idle, no [*] left, images decoded
+POLL_INTERVAL = 0.2
+# Chromium cannot capture taller pages in one piece; longer notebooks are cut off there.
+MAX_SCREENSHOT_HEIGHT = 32_000
+
+NOTEBOOKS = discover_notebooks(notebook_root())
+
+
+def _params() -> list[Any]:
+    if NOTEBOOKS:
+        return [pytest.param(nb, id=nb) for nb in NOTEBOOKS]
+    # CI stays green until the course's notebooks land, and says why nothing ran.
+    reason = f"no notebooks yet under {notebook_root()}"
+    return [pytest.param(None, id="no-notebooks", marks=pytest.mark.skip(reason=reason))]
+
+
+def _stored_cells(path: Path) -> list[dict[str, Any]]:
+    """Tags and stored output MIME types of each cell in the .ipynb file on disk."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cells = []
+    for cell in notebook["cells"]:
+        mimes: set[str] = set()
+        for output in cell.get("outputs", []):
+            mimes.update(output.get("data", {}))
+        cells.append(
+            {
+                "type": cell["cell_type"],
+                "tags": set(cell.get("metadata", {}).get("tags", [])),
+                "mimes": mimes,
+            }
+        )
+    return cells
+
+
+def _wait_for(page: Any, expression: str, arg: Any, want: Any, timeout: float) -> Any:
+    """Poll a labTest expression until it returns `want`; returns the last value either way."""
+    deadline = time.monotonic() + timeout
+    value = page.evaluate(expression, arg)
+    while value != want and time.monotonic() < deadline:
+        time.sleep(POLL_INTERVAL)
+        value = page.evaluate(expression, arg)
+    return value
+
+
+def _rendering_problems(stored: list[dict[str, Any]], live: list[dict[str, Any]]) -> list[str]:
+    """Cells whose stored SVG or PNG output is not rendered on the page (check b)."""
+    problems = []
+    for index, (want, got) in enumerate(zip(stored, live, strict=True)):
+        shown = f"(outputs shown: {got['outputMimes']})"
+        if "image/svg+xml" in want["mimes"] and not got["svgRendered"]:
+            problems.append(f"cell {index}: no rendered SVG picture {shown}")
+        if "image/png" in want["mimes"] and not got["pngRendered"]:
+            problems.append(f"cell {index}: no rendered PNG image {shown}")
+    return problems
+
+
+def _screenshot(page: Any, notebook: str, target: Path) -> None:
+    """Make the window tall enough for the whole notebook, then capture it."""
+    layout = page.evaluate("path => labTest.screenshotLayout(path)", notebook)
+    height = min(layout["windowHeight"] + layout["extra"] + 40, MAX_SCREENSHOT_HEIGHT)
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": height})
+    # Let JupyterLab lay the panels out for the new size before capturing.
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(target), full_page=True, timeout=60_000)
+
+
+@pytest.mark.parametrize("notebook", _params())
+def test_notebook_runs_in_jupyterlab(
+    notebook: str,
+    lab_server: LabServer,
+    lab_context: Any,
+    screenshot_dir: Path,
+    notebook_timings: dict[str, dict[str, float]],
+) -> None:
+    """Open, Run All, and check errors, pictures and the last cell of one notebook."""
+    phases: dict[str, float] = {}
+    clock = time.monotonic()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        phases[name] = now - clock
+        clock = now
+
+    stored = _stored_cells(lab_server.root / notebook)
+    page = lab_context.new_page()
+    try:
+        page.set_default_timeout(30_000)
+        page.goto(lab_server.page_url(notebook), wait_until="domcontentloaded")
+        lap("load")
+
+        stage = _wait_for(
+            page, "path => labTest.kernelStage(path)", notebook, "ready", KERNEL_READY_TIMEOUT
+        )
+        if stage != "ready":
+            dialog = page.evaluate("labTest.dialogText()")
+            pytest.fail(
+                f"kernel not ready after {KERNEL_READY_TIMEOUT:.0f} s: {stage}"
+                + (f"; dialog open: {dialog!r}" if dialog else "")
+                + f"\nserver log:\n{lab_server.log_tail()}",
+                pytrace=False,
+            )
+
+        lap("kernel")
+        outcome = page.evaluate(
+            "([path, ms]) => labTest.runAll(path, ms)", [notebook, RUN_TIMEOUT * 1000]
+        )
+        if outcome == "timeout":
+            busy = page.evaluate("path => labTest.busyCells(path)", notebook)
+            page.evaluate("path => labTest.interrupt(path)", notebook)
+            pytest.fail(
+                f"Run All did not finish in {RUN_TIMEOUT:.0f} s; cells still running or queued: "
+                f"{busy}",
+                pytrace=False,
+            )
+        busy = _wait_for(page, "path => labTest.busyCells(path)", notebook, [], SETTLE_TIMEOUT)
+        status = _wait_for(
+            page, "path => labTest.kernelStatus(path)", notebook, "idle", SETTLE_TIMEOUT
+        )
+        assert not busy, f"cells still show [*] after Run All returned: {busy}"
+        assert status == "idle", f"kernel is {status!r}, not idle, after Run All returned"
+
+        # Images decode asynchronously: give the pictures a moment before judging them.
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        live = page.evaluate("path => labTest.cells(path)", notebook)
+        while _rendering_problems(stored, live) and time.monotonic() < deadline:
+            time.sleep(POLL_INTERVAL)
+            live = page.evaluate("path => labTest.cells(path)", notebook)
+
+        lap("run")
+        # A screenshot of every notebook, failing or not, so a person can look.
+        _screenshot(page, notebook, screenshot_dir / (notebook.replace("/", "__") + ".png"))
+        lap("screenshot")
+    finally:
+        try:
+            lab_server.delete_sessions(notebook)
+        finally:
+            page.close()
+            lap("close")
+            notebook_timings[notebook] = phases
+
+    assert len(live) == len(stored), "JupyterLab shows a different number of cells than the file"
+
+    # (a) errors only where the notebook says it expects one. Text on stderr without an
+    # exception (a warning the lesson may show on purpose) is reported, not failed.
+    unexpected = []
+    for index, (want, got) in enumerate(zip(stored, live, strict=True)):
+        if "raises-exception" in want["tags"]:
+            continue
+        if got["errors"]:
+            unexpected.append(f"cell {index}: " + "; ".join(got["errors"]))
+        elif got["stderrTexts"]:
+            message = f"{notebook} cell {index} wrote to stderr: {got['stderrTexts']}"
+            warnings.warn(message, stacklevel=1)
+    assert not unexpected, "unexpected error output:\n" + "\n".join(unexpected)
+
+    # (b) graphs and plots are drawn, not shown as text.
+    problems = _rendering_problems(stored, live)
+    assert not problems, "pictures missing:\n" + "\n".join(problems)
+
+    # (c) the last code cell ran.
+    code_cells = [index for index, cell in enumerate(live) if cell["type"] == "code"]
+    if code_cells:
+        last = code_cells[-1]
+        assert live[last]["executionCount"] is not None, f"the last code cell ({last}) did not run"
