@@ -126,9 +126,20 @@ window.labTest = {
     const app = window.jupyterapp;
     app.shell.collapseLeft();
     app.shell.collapseRight();
-    const scroller = this.panel(path).content.node;
+    const content = this.panel(path).content;
+    // The cells scroll inside the notebook's windowed-panel container, not in the page.
+    const scroller = content.node.querySelector(".jp-WindowedPanel-outer") || content.node;
+    scroller.scrollTop = 0;
+    // Measure to the last cell's bottom rather than scrollHeight, which includes the empty
+    // space JupyterLab leaves below the last cell.
+    const cells = content.widgets;
+    let needed = scroller.scrollHeight;
+    if (cells.length > 0) {
+      const lastBottom = cells[cells.length - 1].node.getBoundingClientRect().bottom;
+      needed = lastBottom - scroller.getBoundingClientRect().top + 24;
+    }
     return {
-      extra: Math.max(0, scroller.scrollHeight - scroller.clientHeight),
+      extra: Math.max(0, Math.ceil(needed - scroller.clientHeight)),
       windowHeight: window.innerHeight,
     };
   },

@@ -81,7 +81,7 @@ def _rendering_problems(stored: list[dict[str, Any]], live: list[dict[str, Any]]
 def _screenshot(page: Any, notebook: str, target: Path) -> None:
     """Make the window tall enough for the whole notebook, then capture it."""
     layout = page.evaluate("path => labTest.screenshotLayout(path)", notebook)
-    height = min(layout["windowHeight"] + layout["extra"] + 40, MAX_SCREENSHOT_HEIGHT)
+    height = min(layout["windowHeight"] + layout["extra"], MAX_SCREENSHOT_HEIGHT)
     page.set_viewport_size({"width": page.viewport_size["width"], "height": height})
     # Let JupyterLab lay the panels out for the new size before capturing.
     page.wait_for_timeout(300)
