@@ -1,0 +1,73 @@
+"""minigrad.viz: draw an autograd graph, and what detach(), detach_() and .data change in it.
+
+    from minigrad import viz
+    viz.draw(out, names=dict(a=a, out=out))        # the picture (SVG in Jupyter)
+    print(viz.summary(out, names=dict(a=a, out=out)))  # the same graph as stable text
+    viz.cut(lambda: out.detach_(), out, names=...)  # before / after one call
+
+Works on minigrad tensors and, when torch is installed, on torch tensors (read through
+`grad_fn.next_functions`, `variable` and the `_saved_*` attributes); torch is never imported
+unless you pass a torch tensor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .compare import Comparison, compare, cut
+from .model import (
+    Edge,
+    FunctionNode,
+    GraphSnapshot,
+    SavedNode,
+    StorageGroup,
+    TensorNode,
+    snapshot,
+)
+from .render import Graph, GraphTooLargeError
+
+__all__ = [
+    "Comparison",
+    "Edge",
+    "FunctionNode",
+    "Graph",
+    "GraphSnapshot",
+    "GraphTooLargeError",
+    "SavedNode",
+    "StorageGroup",
+    "TensorNode",
+    "compare",
+    "cut",
+    "draw",
+    "snapshot",
+    "summary",
+]
+
+
+def draw(
+    *roots: Any,
+    names: Mapping[str, Any] | None = None,
+    show_saved: bool = True,
+    show_versions: bool = True,
+    show_storage: bool = True,
+    max_nodes: int = 300,
+    legend: bool = False,
+) -> Graph:
+    """Draw the graph behind `roots` (and the tensors in `names`) as a graphviz.Digraph.
+
+    `names` maps a name to a tensor (`names=dict(a=a, out=out)`); other tensors are called
+    t0, t1, ... in creation order. Raises GraphTooLargeError above `max_nodes` nodes.
+    """
+    return snapshot(*roots, names=names).draw(
+        show_saved=show_saved,
+        show_versions=show_versions,
+        show_storage=show_storage,
+        max_nodes=max_nodes,
+        legend=legend,
+    )
+
+
+def summary(*roots: Any, names: Mapping[str, Any] | None = None) -> str:
+    """The graph as text, one line per tensor and per function, in a stable order."""
+    return snapshot(*roots, names=names).summary()

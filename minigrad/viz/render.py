@@ -1,0 +1,329 @@
+"""Turn a GraphSnapshot into Graphviz DOT (through the `graphviz` Python package).
+
+Arrows point the way values flow forward, as in torchviz: leaf -> AccumulateGrad -> ... ->
+the function that made the output -> the output. Backward walks them in reverse.
+
+Colours: leaves light blue, outputs green, other non-leaf tensors pale green, functions grey,
+saved values orange (red when changed since they were saved), tensors that do not require grad
+dashed, empty `(None, 0)` slots small white circles, shared memory a dashed box.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+import graphviz
+
+from .model import FunctionNode, GraphSnapshot, SavedNode, TensorNode
+from .text import shape_text
+
+__all__ = ["Graph", "GraphTooLargeError", "draw_snapshot"]
+
+FONT = "Helvetica"
+LEAF_FILL = "#cfe8fc"  # light blue, as torchviz
+OUTPUT_FILL = "#c5e8a0"  # green for the tensors the graph was drawn from
+NONLEAF_FILL = "#e8f5dc"
+NOGRAD_FILL = "#f4f4f4"
+FUNCTION_FILL = "#dcdcdc"
+SAVED_FILL = "#ffd8a8"  # orange
+STALE_FILL = "#ffb3b3"
+RED = "#c0392b"
+STORAGE_COLOR = "#6f6f6f"
+
+
+class GraphTooLargeError(ValueError):
+    """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
+
+
+class Graph(graphviz.Digraph):
+    """A graphviz.Digraph with a stable text form.
+
+    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`); the text/plain part is this
+    repr, which holds no memory address, so notebook outputs compare equal between runs.
+    """
+
+    node_total = 0
+    edge_total = 0
+
+    def __repr__(self) -> str:
+        return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
+
+
+def _esc(text: object) -> str:
+    """Escape text for an HTML-like label (`<b>&"x"` stays text)."""
+    return html.escape(str(text), quote=True)
+
+
+def _html(*lines: str) -> str:
+    """An HTML-like label from already escaped lines (first line bold)."""
+    head, *rest = lines
+    body = "".join(f'<BR/><FONT POINT-SIZE="9">{line}</FONT>' for line in rest)
+    return f"<<B>{head}</B>{body}>"
+
+
+def _red(text: str) -> str:
+    return f'<FONT COLOR="{RED}">{text}</FONT>'
+
+
+@dataclass
+class Marks:
+    """What compare() wants highlighted in the 'after' half (keys are snapshot keys)."""
+
+    notes: dict[str, list[str]] = field(default_factory=dict)  # extra red lines per node
+    changed: set[str] = field(default_factory=set)  # nodes drawn with a red border
+    new: set[str] = field(default_factory=set)  # nodes that did not exist before
+
+
+@dataclass
+class Options:
+    """Drawing switches shared by draw() and compare()."""
+
+    show_saved: bool = True
+    show_versions: bool = True
+    show_storage: bool = True
+
+
+class _Builder:
+    """Adds one snapshot's nodes and edges to a graph (or a cluster of it), with a key prefix."""
+
+    def __init__(self, graph: Graph, snap: GraphSnapshot, options: Options, prefix: str = ""):
+        self.graph = graph
+        self.snap = snap
+        self.options = options
+        self.prefix = prefix
+
+    def node_id(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+    def add_node(self, target: Any, key: str, **attrs: str) -> None:
+        target.node(self.node_id(key), **attrs)
+        self.graph.node_total += 1
+
+    def add_edge(self, src: str, dst: str, **attrs: str) -> None:
+        self.graph.edge(self.node_id(src), self.node_id(dst), **attrs)
+        self.graph.edge_total += 1
+
+    # ---- labels -----------------------------------------------------------------------
+
+    def tensor_attrs(self, tensor: TensorNode, marks: Marks) -> dict[str, str]:
+        lines = [_esc(tensor.name), _esc(f"{shape_text(tensor.shape)} {tensor.dtype}")]
+        if tensor.is_leaf:
+            kind = "leaf, requires_grad" if tensor.requires_grad else "leaf, no grad"
+        else:
+            kind = "non-leaf"
+        if tensor.is_view:
+            kind += ", view"
+        if self.options.show_versions:
+            kind += f", v{tensor.version}"
+        lines.append(_esc(kind))
+        lines += [_red(_esc(note)) for note in marks.notes.get(tensor.key, [])]
+        if not tensor.is_leaf:
+            fill = OUTPUT_FILL if tensor.is_root else NONLEAF_FILL
+        else:
+            fill = LEAF_FILL if tensor.requires_grad else NOGRAD_FILL
+        style = "filled" if tensor.requires_grad else "filled,dashed"
+        attrs = {"label": _html(*lines), "fillcolor": fill, "style": style, "shape": "box"}
+        if tensor.key in marks.changed:
+            attrs.update(color=RED, penwidth="2.5")
+        elif tensor.key in marks.new:
+            attrs.update(penwidth="2")
+        return attrs
+
+    def function_attrs(self, function: FunctionNode, marks: Marks) -> dict[str, str]:
+        lines = [_esc(function.name)]
+        lines += [_red(_esc(note)) for note in marks.notes.get(function.key, [])]
+        attrs = {
+            "label": _html(*lines),
+            "fillcolor": FUNCTION_FILL,
+            "style": "filled,rounded",
+            "shape": "box",
+        }
+        if function.key in marks.changed:
+            attrs.update(color=RED, penwidth="2.5")
+        elif function.key in marks.new:
+            attrs.update(penwidth="2")
+        return attrs
+
+    def saved_attrs(self, value: SavedNode) -> dict[str, str]:
+        owner = self.snap.by_key(value.tensor).name if value.tensor else None
+        head = f"saved {value.slot}" + (f" = {owner}" if owner else "")
+        lines = [_esc(head)]
+        fill = SAVED_FILL
+        if value.freed:
+            lines.append("freed by backward")
+        elif value.saved_version is None:
+            lines.append("version unknown")
+        elif self.options.show_versions:
+            versions = f"saved v{value.saved_version} / now v{value.current_version}"
+            if value.stale:
+                lines.append(_red(_esc(versions)))
+                lines.append(_red("backward will raise"))
+                fill = STALE_FILL
+            else:
+                lines.append(_esc(versions))
+        attrs = {"label": _html(*lines), "fillcolor": fill, "style": "filled", "shape": "box"}
+        if value.stale:
+            attrs.update(color=RED, penwidth="2")
+        if value.freed:
+            attrs["style"] = "filled,dashed"
+        return attrs
+
+    # ---- the graph ----------------------------------------------------------------------
+
+    def build(self, target: Any, marks: Marks | None = None) -> None:
+        """Add every node (inside storage boxes when asked) and every edge to `target`."""
+        marks = marks or Marks()
+        snap = self.snap
+        show_saved = self.options.show_saved
+        placed: set[str] = set()
+        if self.options.show_storage:
+            for group in snap.storages:
+                members = [key for key in group.members if show_saved or not key.startswith("F")]
+                if len(members) < 2:
+                    continue
+                with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
+                    box.attr(
+                        label=self.storage_label(group),
+                        style="dashed,rounded",
+                        color=STORAGE_COLOR,
+                        fontcolor=STORAGE_COLOR,
+                        fontsize="10",
+                        labeljust="l",
+                    )
+                    for key in members:
+                        self.add_any(box, key, marks)
+                        placed.add(key)
+        for tensor in snap.tensors:
+            if tensor.key not in placed:
+                self.add_any(target, tensor.key, marks)
+        for function in snap.functions:
+            self.add_node(target, function.key, **self.function_attrs(function, marks))
+            if show_saved:
+                for key in function.saved:
+                    if key not in placed:
+                        self.add_any(target, key, marks)
+        for edge in snap.edges:
+            if edge.kind == "none":
+                self.add_node(
+                    target,
+                    edge.src,
+                    label="None",
+                    shape="circle",
+                    style="dashed",
+                    fontsize="8",
+                    width="0.3",
+                    fixedsize="true",
+                    color="#888888",
+                    fontcolor="#666666",
+                )
+        for edge in snap.edges:
+            self.add_snapshot_edge(edge.src, edge.dst, edge.kind, show_saved)
+
+    def add_snapshot_edge(self, src: str, dst: str, kind: str, show_saved: bool) -> None:
+        if kind == "saved":
+            if show_saved:
+                self.add_edge(src, dst, style="dotted", color="#e67e22", arrowhead="none")
+        elif kind == "none":
+            self.add_edge(src, dst, style="dashed", color="#888888")
+        else:
+            self.add_edge(src, dst)
+
+    def add_any(self, target: Any, key: str, marks: Marks) -> None:
+        node = self.snap.by_key(key)
+        if isinstance(node, TensorNode):
+            self.add_node(target, key, **self.tensor_attrs(node, marks))
+        elif isinstance(node, SavedNode):
+            self.add_node(target, key, **self.saved_attrs(node))
+
+    def storage_label(self, group: Any) -> str:
+        """'memory S1, one version counter (v1)' or the two-counter warning."""
+        title = f"shared memory {group.key}"
+        known = [counter for counter, _ in group.counters if counter is not None]
+        if not self.options.show_versions:
+            return title
+        if not known:
+            return f"{title}\n(torch does not expose version counters)"
+        if len(group.counters) == 1:
+            return f"{title}\none version counter"
+        parts = []
+        for counter, keys in group.counters:
+            who = ", ".join(self.member_name(key) for key in keys)
+            parts.append(f"{counter or '?'}: {who}")
+        return f"{title}\n{len(group.counters)} version counters!\n" + "\n".join(parts)
+
+    def member_name(self, key: str) -> str:
+        node = self.snap.by_key(key)
+        if isinstance(node, TensorNode):
+            return node.name
+        function = self.snap.by_key(node.function)
+        return f"saved {node.slot} of {function.label}"
+
+
+def new_graph(comment: str) -> Graph:
+    """An empty Graph with the house style."""
+    graph = Graph(comment=comment)
+    graph.attr(rankdir="TB", fontname=FONT, nodesep="0.3", ranksep="0.35")
+    graph.attr("node", fontname=FONT, fontsize="11", margin="0.12,0.05", height="0.3")
+    graph.attr("edge", fontname=FONT, fontsize="10", arrowsize="0.7")
+    return graph
+
+
+def legend_label() -> str:
+    """One HTML table that explains every colour and line style."""
+    rows = [
+        (LEAF_FILL, "solid", "leaf tensor that requires grad"),
+        (NOGRAD_FILL, "dashed", "tensor that does not require grad (dashed)"),
+        (OUTPUT_FILL, "solid", "non-leaf tensor: an output drawn from"),
+        (NONLEAF_FILL, "solid", "non-leaf tensor in between"),
+        (FUNCTION_FILL, "rounded", "grad_fn node (torch's name) / AccumulateGrad"),
+        (SAVED_FILL, "solid", "value saved for backward: saved vN / now vN"),
+        (STALE_FILL, "solid", "saved value changed since: backward will raise"),
+        ("#ffffff", "dashed", "None: an input slot with no graph behind it"),
+    ]
+    cells = "".join(
+        f'<TR><TD BGCOLOR="{fill}" STYLE="{style}" WIDTH="22"> </TD>'
+        f'<TD ALIGN="LEFT">{_esc(text)}</TD></TR>'
+        for fill, style, text in rows
+    )
+    note = (
+        '<TR><TD COLSPAN="2" ALIGN="LEFT">arrows: forward flow; '
+        "backward walks them in reverse</TD></TR>"
+        '<TR><TD COLSPAN="2" ALIGN="LEFT">dashed box: tensors sharing memory</TD></TR>'
+    )
+    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2">{cells}{note}</TABLE>>'
+
+
+def add_legend(graph: Graph) -> None:
+    """A single legend node, kept apart from the graph."""
+    graph.node("legend", label=legend_label(), shape="plaintext", fontsize="9", fontname=FONT)
+    graph.node_total += 1
+
+
+def check_size(node_count: int, max_nodes: int) -> None:
+    """Refuse graphs Graphviz would take too long to lay out."""
+    if node_count > max_nodes:
+        raise GraphTooLargeError(
+            f"this graph has {node_count} nodes, more than max_nodes={max_nodes}; draw a "
+            f"smaller part of it, or pass max_nodes={node_count} (or larger) to draw it anyway "
+            "(layout time grows quickly with size)"
+        )
+
+
+def draw_snapshot(
+    snap: GraphSnapshot,
+    show_saved: bool = True,
+    show_versions: bool = True,
+    show_storage: bool = True,
+    max_nodes: int = 300,
+    legend: bool = False,
+) -> Graph:
+    """Draw one snapshot (see `viz.draw`)."""
+    check_size(snap.node_count, max_nodes)
+    graph = new_graph(f"minigrad.viz: {snap.source} graph")
+    options = Options(show_saved, show_versions, show_storage)
+    _Builder(graph, snap, options).build(graph)
+    if legend:
+        add_legend(graph)
+    return graph
