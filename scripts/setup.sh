@@ -66,24 +66,7 @@ make setup PYTHON=/path/to/python3.12"
     fi
 }
 
-if [[ ! -x "$VENV/bin/python" ]]; then
-    create_venv
-elif ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-    die "$VENV exists but its Python is older than 3.11 or broken; remove it (make distclean) \
-and run make setup again"
-fi
-
-PIP=("$VENV/bin/python" -m pip)
-say "installing requirements.txt into $VENV (the first time takes a few minutes)"
-"${PIP[@]}" install -r requirements.txt
-say "installing minigrad in editable mode"
-"${PIP[@]}" install -e .
-# Register the venv's interpreter as the kernel "python3" inside the venv itself, so nbval,
-# nbconvert and JupyterLab started from .venv/bin all run notebooks with this interpreter.
-"$VENV/bin/python" -m ipykernel install --sys-prefix --name python3 \
-    --display-name "Python 3 (ipykernel)" >/dev/null
-say "kernel 'python3' -> $VENV/bin/python"
-
+# Graphviz first: without it there is no point spending minutes on pip.
 if ! command -v dot >/dev/null 2>&1; then
     if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
         say "Graphviz 'dot' not found; installing Debian's graphviz with apt-get"
@@ -102,6 +85,24 @@ then run 'make setup' again."
     fi
 fi
 say "$(dot -V 2>&1)"
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+    create_venv
+elif ! "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    die "$VENV exists but its Python is older than 3.11 or broken; remove it (make distclean) \
+and run make setup again"
+fi
+
+PIP=("$VENV/bin/python" -m pip)
+say "installing requirements.txt into $VENV (the first time takes a few minutes)"
+"${PIP[@]}" install --quiet -r requirements.txt
+say "installing minigrad in editable mode"
+"${PIP[@]}" install --quiet -e .
+# Register the venv's interpreter as the kernel "python3" inside the venv itself, so nbval,
+# nbconvert and JupyterLab started from .venv/bin all run notebooks with this interpreter.
+"$VENV/bin/python" -m ipykernel install --sys-prefix --name python3 \
+    --display-name "Python 3 (ipykernel)" >/dev/null
+say "kernel 'python3' -> $VENV/bin/python"
 
 echo "$key" >"$STAMP"
 say "done"
