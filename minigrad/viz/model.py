@@ -439,7 +439,7 @@ class _Walker:
         # saved values, read once per node
         saved_by_node: list[list[dict[str, Any]]] = []
         for node in node_order:
-            entries = reader.saved_values(node, self.tensor_objects)
+            entries = sorted(reader.saved_values(node, self.tensor_objects), key=_slot_order)
             for entry in entries:
                 if entry["tensor"] is None and entry["is_output"]:
                     entry["tensor"] = self._output_of(node)
@@ -597,6 +597,16 @@ class _Walker:
         return {
             uid: (f"T{index}", result[uid][1], result[uid][2]) for index, uid in enumerate(ordered)
         }
+
+
+# torch lists saved slots alphabetically, minigrad in the order it saved them: use one order
+_SLOT_ORDER = ("self", "other", "mat2", "vec", "tensor", "exponent", "result")
+
+
+def _slot_order(entry: Mapping[str, Any]) -> tuple[int, str]:
+    slot = entry["slot"]
+    rank = _SLOT_ORDER.index(slot) if slot in _SLOT_ORDER else len(_SLOT_ORDER)
+    return (rank, slot)
 
 
 def _group_storages(
