@@ -53,10 +53,22 @@ def align(before: GraphSnapshot, after: GraphSnapshot) -> GraphSnapshot:
             rename[tensor.key] = match.key
             names[tensor.key] = match.name if not tensor.named else tensor.name
     before_functions = {f.uid: f for f in before.functions}
+    labels: dict[str, str] = {}  # keep the labels of matched functions; number new ones on
+    taken = {f.label for f in before.functions}
     for function in after.functions:
         match_f = before_functions.get(function.uid)
         if match_f is not None:
             rename[function.key] = match_f.key
+            labels[function.key] = match_f.label
+    for function in after.functions:
+        if function.key in labels or function.variable is not None:
+            continue
+        label, count = function.name, 1
+        while label in taken:
+            count += 1
+            label = f"{function.name}#{count}"
+        taken.add(label)
+        labels[function.key] = label
     # everything new gets a key that cannot collide with a "before" key
     fresh = {"T": len(before.tensors), "F": len(before.functions)}
     for node in (*after.tensors, *after.functions):
@@ -86,6 +98,7 @@ def align(before: GraphSnapshot, after: GraphSnapshot) -> GraphSnapshot:
         dataclasses.replace(
             f,
             key=key_of(f.key),
+            label=labels.get(f.key, f.label),
             inputs=tuple(key_of(k) for k in f.inputs),
             saved=tuple(key_of(k) for k in f.saved),
             variable=key_of(f.variable),
@@ -190,9 +203,10 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
         if (edge.src, edge.dst, edge.kind, edge.slot) in after_edges or edge.kind == "saved":
             continue
         removed.append(edge)
-        lines.append(
-            f"edge removed: {_edge_name(before, edge.src)} -> {_edge_name(before, edge.dst)}"
-        )
+        if edge.dst in after_keys:  # the cut itself; edges further up merely became unreachable
+            lines.append(
+                f"edge removed: {_edge_name(before, edge.src)} -> {_edge_name(before, edge.dst)}"
+            )
         for key in (edge.src, edge.dst):
             if key not in after_keys and key not in gone:
                 gone.append(key)
@@ -200,9 +214,11 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
     for function in before.functions:
         if function.key not in after_functions and function.key not in gone:
             gone.append(function.key)
-    for key in gone:
-        if not key.startswith("T") and "_none" not in key:
-            lines.append(f"{_edge_name(before, key)}: no longer in the graph")
+    unreachable = [
+        _edge_name(before, key) for key in gone if key.startswith("F") and "_none" not in key
+    ]
+    if unreachable:
+        lines.append(f"no longer reachable: {', '.join(unreachable)}")
     return Changes(tuple(removed), tuple(gone), marks, tuple(lines))
 
 
@@ -250,7 +266,10 @@ def _draw_pair(
                 color="#aaaaaa",
                 fontcolor="#888888",
             )
+    after_keys = set(after._index())
     for edge in found.removed_edges:
+        # the label goes on the edges the call cut, not on every edge that became unreachable
+        text = f" cut by {label} " if edge.dst in after_keys else ""
         right.add_edge(
             edge.src,
             edge.dst,
@@ -258,7 +277,7 @@ def _draw_pair(
             color=RED,
             fontcolor=RED,
             penwidth="2",
-            label=f" cut by {label} ",
+            label=text,
             arrowhead="tee",
         )
     if legend:
