@@ -155,7 +155,7 @@ class SavedTensor:
         if self.current_version != self.saved_version:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {self._description}, is at version {self.current_version}; "
+                f"inplace operation: {self._description} is at version {self.current_version}; "
                 f"expected version {self.saved_version} instead. Hint: the tensor was changed in "
                 "place (perhaps through a view or a detach()ed alias) after this operation saved "
                 "it; clone() it before changing it, or change it out of place."
@@ -175,9 +175,9 @@ def _describe_for_version_error(tensor: Tensor) -> str:
     )
     text = f"[minigrad.{kind} [{', '.join(str(n) for n in tensor._array.shape)}]]"
     if tensor._base is not None:
-        return text + ", which is output 0 of AsStrided"
+        return text + ", which is output 0 of AsStrided,"
     if tensor.grad_fn is not None:
-        return text + f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')}"
+        return text + f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},"
     return text
 
 
@@ -243,6 +243,8 @@ class AccumulateGrad(Node):
         from .tensor import Tensor
 
         leaf = self.variable
+        if not leaf._requires_grad:
+            return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
         grad = np.asarray(grad, dtype=leaf._array.dtype).reshape(leaf._array.shape)
         if leaf._grad is None:
             leaf._grad = Tensor._from_array(np.array(grad))  # a copy: the leaf owns its .grad
@@ -433,12 +435,12 @@ def grad(
         capture=dict.fromkeys(targets),
     )
     results: list[Tensor | None] = []
-    for tensor, target in zip(inputs_list, targets, strict=True):
+    for index, (tensor, target) in enumerate(zip(inputs_list, targets, strict=True)):
         if target not in captured:
             if not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {index} appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
             results.append(None)
             continue

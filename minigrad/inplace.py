@@ -133,7 +133,14 @@ def _rebase_history(target: Tensor, node: Node) -> None:
     copy_slices.next_functions = (edge_to(base), new_values_edge)
     copy_slices.input_shapes = (base._array.shape, new_values_shape)
     base.grad_fn = copy_slices
-    window = AsStridedBackward0(region)
-    window.next_functions = ((copy_slices, 0),)
-    window.input_shapes = (base._array.shape,)
-    target.grad_fn = window
+    target.grad_fn = view_window(target)
+
+
+def view_window(view: Tensor) -> AsStridedBackward0:
+    """A new grad_fn for `view` after its memory changed in place: its region of the base."""
+    from .ops import edge_to
+
+    window = AsStridedBackward0(ViewRegion(view._view_of))
+    window.next_functions = (edge_to(view._base),)
+    window.input_shapes = (view._base._array.shape,)
+    return window

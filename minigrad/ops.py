@@ -60,15 +60,18 @@ def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
         node.save("result", output, is_output=True)
 
 
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
 def result_dtype(*tensors: Tensor) -> np.dtype:
-    """torch's type promotion for our dtypes: float beats int, wider float beats narrower."""
-    dtypes = [t._array.dtype for t in tensors]
-    floats = [d for d in dtypes if d.kind == "f"]
-    if floats:
-        return max(floats, key=lambda d: d.itemsize)
-    if all(d.kind == "b" for d in dtypes):
-        return np.dtype(bool)
-    return np.dtype(np.int64)
+    """torch's type promotion: the highest category wins (bool < integer < floating); within
+    it, tensors with dimensions decide before 0-d tensors (float32 + 0-d float64 is float32)."""
+    if len(tensors) == 2 and tensors[0]._array.dtype == tensors[1]._array.dtype:
+        return tensors[0]._array.dtype  # the common case, decided without the rules below
+    category = max(_CATEGORY[t._array.dtype.kind] for t in tensors)
+    top = [t._array for t in tensors if _CATEGORY[t._array.dtype.kind] == category]
+    deciding = [a.dtype for a in top if a.ndim > 0] or [a.dtype for a in top]
+    return np.result_type(*deciding)
 
 
 def float_dtype(*tensors: Tensor) -> np.dtype:
@@ -210,8 +213,11 @@ class PowBackward0(Node):
 
     def forward(self, a: Tensor) -> np.ndarray:
         self.save("self", a)
+        # an integer tensor stays integer for an integer exponent, else becomes float32
+        fractional = isinstance(self.exponent, float) and a._array.dtype.kind != "f"
+        dtype = np.float32 if fractional else a._array.dtype
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.power(a._array, self.exponent).astype(a._array.dtype, copy=False)
+            return np.power(a._array, self.exponent).astype(dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:
@@ -250,7 +256,9 @@ class PowBackward2(Node):
         self.base = base
 
     def forward(self, a: Tensor) -> np.ndarray:
-        return np.power(np.asarray(self.base, dtype=float_dtype(a)), a._array)
+        integral = isinstance(self.base, int) and a._array.dtype.kind in "iub"
+        dtype = np.int64 if integral else float_dtype(a)  # 2 ** int stays int, as in torch
+        return np.power(np.asarray(self.base, dtype=dtype), a._array)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * self.unpack("result") * np.log(self.base),)
@@ -664,7 +672,11 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 2:
         return run_op(MvBackward0(), a, b)
     if b.ndim == 2:  # torch: unsqueeze the vector, multiply matrices, squeeze again
-        return squeeze(matmul(unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
+        result = squeeze(matmul(unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
+        # torch squeezes the product in place: the result is no view, and its _version is 1
+        result._base = None
+        result._version_counter.bump()
+        return result
     return run_op(DotBackward0(), a, b)
 
 
@@ -701,14 +713,17 @@ class ViewBackward0(ViewNode):
 
 
 class UnsafeViewBackward0(Node):
-    """`reshape` of a tensor whose memory layout needs a copy (e.g. after a transpose)."""
+    """`reshape` of a tensor whose memory layout needs a copy (e.g. after a transpose).
+
+    Like torch, `reshape` first clones (CloneBackward0), then reshapes the fresh copy.
+    """
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         super().__init__()
         self.shape = shape
 
     def forward(self, a: Tensor) -> np.ndarray:
-        return a._array.reshape(self.shape).copy()
+        return a._array.reshape(self.shape)  # `a` is the fresh clone: nobody else sees it
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad.reshape(self.input_shapes[0]),)
@@ -759,7 +774,9 @@ class SelectBackward0(ViewNode):
         self.dim, self.index = dim, index
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
-        return array[(slice(None),) * self.dim + (self.index,)]
+        # the trailing Ellipsis keeps a 0-d result a view (a bare a[0] of a 1-d numpy array
+        # is a copied scalar, which would not share memory)
+        return array[(slice(None),) * self.dim + (self.index, Ellipsis)]
 
 
 class UnsqueezeBackward0(ViewNode):
@@ -841,7 +858,7 @@ def reshape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     try:
         np.reshape(a._array, shape, copy=False)
     except ValueError:
-        return run_op(UnsafeViewBackward0(shape), a)
+        return run_op(UnsafeViewBackward0(shape), a.clone())
     return run_view_op(ViewBackward0(shape), a)
 
 

@@ -62,20 +62,23 @@ class Tensor:
     def __init__(
         self, data: object = (), requires_grad: bool = False, dtype: dtypes.DType | None = None
     ) -> None:
-        array = _to_array(data, dtype)
+        self._set_fields(_to_array(data, dtype))
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def _set_fields(self, array: np.ndarray) -> None:
         self._array: np.ndarray = array
         self._storage = Storage()
         self._version_counter = VersionCounter()
         self._base: Tensor | None = None
         self._view_of: Callable[[np.ndarray], np.ndarray] | None = None  # base array -> ours
-        self.grad_fn: Node | None = None
+        self._view_version = 0  # version of the memory when a view's grad_fn was made
+        self._grad_fn: Node | None = None
         self._requires_grad = False
         self._grad: Tensor | None = None
         self._retains_grad = False
         self._accumulator: weakref.ref[AccumulateGrad] | None = None
         self._serial = next(_tensor_serials)  # creation order, for stable names in pictures
-        if requires_grad:
-            self.requires_grad_(True)
 
     # ---- construction helpers used by the engine ------------------------------------------
 
@@ -83,17 +86,7 @@ class Tensor:
     def _from_array(cls, array: np.ndarray) -> Tensor:
         """Wrap an array that nobody else owns: new storage, new version counter."""
         tensor = cls.__new__(cls)
-        tensor._array = np.asarray(array)
-        tensor._storage = Storage()
-        tensor._version_counter = VersionCounter()
-        tensor._base = None
-        tensor._view_of = None
-        tensor.grad_fn = None
-        tensor._requires_grad = False
-        tensor._grad = None
-        tensor._retains_grad = False
-        tensor._accumulator = None
-        tensor._serial = next(_tensor_serials)
+        tensor._set_fields(array)
         return tensor
 
     @classmethod
@@ -105,6 +98,7 @@ class Tensor:
         view._storage = source._storage
         view._version_counter = source._version_counter
         view._base = source._base if source._base is not None else source
+        view._view_version = source._version_counter.value
         if source._view_of is None:
             view._view_of = view_fn
         else:
@@ -121,6 +115,25 @@ class Tensor:
         return node
 
     # ---- flags -------------------------------------------------------------------------------
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that made this tensor (None for a leaf).
+
+        A view whose memory was changed in place since its grad_fn was made (through its base
+        or another view) gets a new one, as in torch: an `AsStridedBackward0` that reads its
+        region out of the base's *current* history.
+        """
+        if self._base is not None and self._view_version != self._version_counter.value:
+            self._view_version = self._version_counter.value
+            if self._grad_fn is not None:
+                self._grad_fn = inplace.view_window(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Node | None) -> None:
+        self._grad_fn = node
+        self._view_version = self._version_counter.value
 
     @property
     def requires_grad(self) -> bool:
