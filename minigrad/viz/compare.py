@@ -12,6 +12,7 @@ import ast
 import dataclasses
 import inspect
 import textwrap
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -52,14 +53,13 @@ def align(before: GraphSnapshot, after: GraphSnapshot) -> GraphSnapshot:
             used.add(match.key)
             rename[tensor.key] = match.key
             names[tensor.key] = match.name if not tensor.named else tensor.name
-    before_functions = {f.uid: f for f in before.functions}
+    matched = _match_functions(before, after, rename)
+    before_by_key = {f.key: f for f in before.functions}
     labels: dict[str, str] = {}  # keep the labels of matched functions; number new ones on
     taken = {f.label for f in before.functions}
-    for function in after.functions:
-        match_f = before_functions.get(function.uid)
-        if match_f is not None:
-            rename[function.key] = match_f.key
-            labels[function.key] = match_f.label
+    for after_key, before_key in matched.items():
+        rename[after_key] = before_key
+        labels[after_key] = before_by_key[before_key].label
     for function in after.functions:
         if function.key in labels or function.variable is not None:
             continue
@@ -121,6 +121,46 @@ def align(before: GraphSnapshot, after: GraphSnapshot) -> GraphSnapshot:
     )
     edges = tuple(dataclasses.replace(e, src=key_of(e.src), dst=key_of(e.dst)) for e in after.edges)
     return GraphSnapshot(tensors, functions, saved, storages, edges, after.source)
+
+
+def _match_functions(
+    before: GraphSnapshot, after: GraphSnapshot, tensor_rename: Mapping[str, str]
+) -> dict[str, str]:
+    """after function key -> before function key.
+
+    First the same node objects. Then, for two runs of a program, structure: the grad_fns of
+    matched tensors, and from there the inputs slot by slot, when the names agree.
+    """
+    by_uid = {f.uid: f.key for f in before.functions}
+    matched = {f.key: by_uid[f.uid] for f in after.functions if f.uid in by_uid}
+    used = set(matched.values())
+    before_f = {f.key: f for f in before.functions}
+    after_f = {f.key: f for f in after.functions}
+    before_t = {t.key: t for t in before.tensors}
+
+    def pair(after_key: str | None, before_key: str | None) -> bool:
+        if after_key is None or before_key is None:
+            return False
+        if after_key in matched or before_key in used:
+            return False
+        if after_f[after_key].name != before_f[before_key].name:
+            return False
+        matched[after_key] = before_key
+        used.add(before_key)
+        return True
+
+    queue = deque(matched.items())
+    for tensor in after.tensors:
+        old = before_t.get(tensor_rename.get(tensor.key, ""))
+        if old is not None and pair(tensor.grad_fn, old.grad_fn):
+            queue.append((tensor.grad_fn, old.grad_fn))
+    while queue:
+        after_key, before_key = queue.popleft()
+        after_inputs, before_inputs = after_f[after_key].inputs, before_f[before_key].inputs
+        for next_after, next_before in zip(after_inputs, before_inputs, strict=False):
+            if pair(next_after, next_before):
+                queue.append((next_after, next_before))
+    return matched
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,7 +232,25 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
                 f"{after.by_key(value.function).label} saved {value.slot}: saved "
                 f"v{value.saved_version}, now v{value.current_version} -> backward will raise"
             )
-        elif old_saved is not None and value.freed and not old_saved.freed:
+        elif not value.stale and value.storage is not None:
+            # the memory changed through an alias with its own counter (.data): no check sees it
+            movers = [
+                t.name
+                for t in after.tensors
+                if t.storage == value.storage
+                and t.counter != value.counter
+                and t.key in before_tensors
+                and before_tensors[t.key].version != t.version
+            ]
+            if movers:
+                note(value.key, f"memory changed via {', '.join(movers)}")
+                note(value.key, "backward will NOT notice")
+                lines.append(
+                    f"{after.by_key(value.function).label} saved {value.slot}: memory changed "
+                    f"through {', '.join(movers)} (another version counter), still "
+                    f"v{value.current_version}: backward will silently use the new values"
+                )
+        if old_saved is not None and value.freed and not old_saved.freed:
             lines.append(f"{after.by_key(value.function).label} saved {value.slot}: freed")
 
     after_edges = {(e.src, e.dst, e.kind, e.slot) for e in after.edges}
@@ -202,6 +260,8 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
     for edge in before.edges:
         if (edge.src, edge.dst, edge.kind, edge.slot) in after_edges or edge.kind == "saved":
             continue
+        if edge.kind == "none" and edge.src not in after_keys:
+            continue  # an empty slot that went away with its function: nothing to show
         removed.append(edge)
         if edge.dst in after_keys:  # the cut itself; edges further up merely became unreachable
             lines.append(

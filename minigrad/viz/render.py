@@ -146,7 +146,7 @@ class _Builder:
             attrs.update(penwidth="2")
         return attrs
 
-    def saved_attrs(self, value: SavedNode) -> dict[str, str]:
+    def saved_attrs(self, value: SavedNode, marks: Marks) -> dict[str, str]:
         owner = self.snap.by_key(value.tensor).name if value.tensor else None
         head = f"saved {value.slot}" + (f" = {owner}" if owner else "")
         lines = [_esc(head)]
@@ -163,7 +163,10 @@ class _Builder:
                 fill = STALE_FILL
             else:
                 lines.append(_esc(versions))
+        lines += [_red(_esc(note)) for note in marks.notes.get(value.key, [])]
         attrs = {"label": _html(*lines), "fillcolor": fill, "style": "filled", "shape": "box"}
+        if value.key in marks.changed:
+            attrs.update(color=RED, penwidth="2")
         if value.stale:
             attrs.update(color=RED, penwidth="2")
         if value.freed:
@@ -224,34 +227,46 @@ class _Builder:
     def add_snapshot_edge(self, src: str, dst: str, kind: str, show_saved: bool) -> None:
         if kind == "saved":
             if show_saved:
-                self.add_edge(src, dst, style="dotted", color="#e67e22", arrowhead="none")
+                self.add_edge(
+                    src, dst, style="dashed", color="#e67e22", arrowhead="none", weight="0"
+                )
         elif kind == "none":
             self.add_edge(src, dst, style="dashed", color="#888888")
         else:
-            self.add_edge(src, dst)
+            self.add_edge(src, dst, weight="4")  # keep the forward flow straight
 
     def add_any(self, target: Any, key: str, marks: Marks) -> None:
         node = self.snap.by_key(key)
         if isinstance(node, TensorNode):
             self.add_node(target, key, **self.tensor_attrs(node, marks))
         elif isinstance(node, SavedNode):
-            self.add_node(target, key, **self.saved_attrs(node))
+            self.add_node(target, key, **self.saved_attrs(node, marks))
 
     def storage_label(self, group: Any) -> str:
-        """'memory S1, one version counter (v1)' or the two-counter warning."""
-        title = f"shared memory {group.key}"
+        """An HTML label: 'shared memory S1', then its version counter(s) and who uses them."""
+        lines = [f"<B>shared memory {group.key}</B>"]
         known = [counter for counter, _ in group.counters if counter is not None]
-        if not self.options.show_versions:
-            return title
-        if not known:
-            return f"{title}\n(torch does not expose version counters)"
-        if len(group.counters) == 1:
-            return f"{title}\none version counter"
-        parts = []
-        for counter, keys in group.counters:
-            who = ", ".join(self.member_name(key) for key in keys)
-            parts.append(f"{counter or '?'}: {who}")
-        return f"{title}\n{len(group.counters)} version counters!\n" + "\n".join(parts)
+        if self.options.show_versions and not known:
+            lines.append("torch does not expose version counters")
+        elif self.options.show_versions and len(group.counters) == 1:
+            (_, keys), *_ = group.counters
+            lines.append(f"one version counter, at v{self.counter_version(keys)}")
+        elif self.options.show_versions:
+            lines.append(_red(f"{len(group.counters)} version counters on one memory:"))
+            for number, (_, keys) in enumerate(group.counters, start=1):
+                who = ", ".join(_esc(self.member_name(key)) for key in keys)
+                lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
+        return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
+
+    def counter_version(self, keys: tuple[str, ...]) -> int | str:
+        """The value of the counter that these members share."""
+        for key in keys:
+            node = self.snap.by_key(key)
+            if isinstance(node, TensorNode):
+                return node.version
+            if node.current_version is not None:
+                return node.current_version
+        return "?"
 
     def member_name(self, key: str) -> str:
         node = self.snap.by_key(key)
@@ -282,23 +297,27 @@ def legend_label() -> str:
         (STALE_FILL, "solid", "saved value changed since: backward will raise"),
         ("#ffffff", "dashed", "None: an input slot with no graph behind it"),
     ]
+
+    def cell(fill: str, style: str, text: str) -> str:
+        return (
+            f'<TD BGCOLOR="{fill}" STYLE="{style}" WIDTH="22"> </TD>'
+            f'<TD ALIGN="LEFT" BORDER="0">{_esc(text)}</TD>'
+        )
+
+    half = (len(rows) + 1) // 2  # two columns keep the legend short
     cells = "".join(
-        f'<TR><TD BGCOLOR="{fill}" STYLE="{style}" WIDTH="22"> </TD>'
-        f'<TD ALIGN="LEFT">{_esc(text)}</TD></TR>'
-        for fill, style, text in rows
+        "<TR>" + "".join(cell(*row) for row in rows[i::half]) + "</TR>" for i in range(half)
     )
     note = (
-        '<TR><TD COLSPAN="2" ALIGN="LEFT">arrows: forward flow; '
-        "backward walks them in reverse</TD></TR>"
-        '<TR><TD COLSPAN="2" ALIGN="LEFT">dashed box: tensors sharing memory</TD></TR>'
+        '<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">arrows: the forward flow (backward walks '
+        "them in reverse); dashed box: tensors that share memory</TD></TR>"
     )
-    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="2">{cells}{note}</TABLE>>'
+    return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="3">{cells}{note}</TABLE>>'
 
 
 def add_legend(graph: Graph) -> None:
-    """A single legend node, kept apart from the graph."""
-    graph.node("legend", label=legend_label(), shape="plaintext", fontsize="9", fontname=FONT)
-    graph.node_total += 1
+    """The legend as the graph's own label, under the picture (it takes no rank of the layout)."""
+    graph.attr(label=legend_label(), labelloc="b", labeljust="l", fontsize="9")
 
 
 def check_size(node_count: int, max_nodes: int) -> None:

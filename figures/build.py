@@ -1,0 +1,115 @@
+"""Build the course's key before/after pictures from code: `make figures`.
+
+Each figure is a small minigrad program drawn with `minigrad.viz.compare`. For every name in
+FIGURES this writes `figures/<name>_compare.dot` (the source, checked by
+tests/test_viz_figures.py), `.svg` (for the notebooks and the web) and `.png` (for README).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import minigrad as mg
+from minigrad import viz
+
+HERE = Path(__file__).resolve().parent
+PNG_DPI = "110"
+
+
+def detach() -> viz.Graph:
+    """`detach()`: the same computation with `out` or with `out.detach()` as an input."""
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    y = out * a
+    before = viz.snapshot(y, names=dict(a=a, out=out, y=y))
+    c = out.detach()
+    y = c * a  # the input slot that pointed at SigmoidBackward0 is now empty: (None, 0)
+    after = viz.snapshot(y, names=dict(a=a, out=out, c=c, y=y))
+    return viz.compare(before, after, label="c = out.detach()", show_saved=False, legend=True)
+
+
+def detach_() -> viz.Graph:
+    """`detach_()` on a tensor an earlier operation already used: that edge survives."""
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = 2 * a
+    s = b.sum()
+    return viz.cut(lambda: b.detach_(), s, names=dict(a=a, b=b, s=s)).draw(legend=True)
+
+
+def data() -> viz.Graph:
+    """`.data` versus `detach()`: the same memory, but `.data` has its own version counter."""
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    d = out.data
+    names = {"a": a, "out": out, "c = out.detach()": c, "d = out.data": d}
+    return viz.cut(lambda: d.zero_(), out, names=names).draw(legend=True)
+
+
+def version_error() -> viz.Graph:
+    """An in-place change through a detached alias: the saved output is stale, backward raises."""
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    names = {"a": a, "out": out, "c = out.detach()": c}
+    return viz.cut(lambda: c.zero_(), out, names=names).draw(legend=True)
+
+
+def no_grad() -> viz.Graph:
+    """The same operation with grad mode on, and under `no_grad()`: nothing is recorded."""
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = a * 2
+    before = viz.snapshot(y, names=dict(a=a, y=y))
+    with mg.no_grad():
+        y = a * 2
+    after = viz.snapshot(y, names=dict(a=a, y=y))
+    return viz.compare(before, after, label="no_grad()", legend=True)
+
+
+FIGURES: dict[str, Callable[[], viz.Graph]] = {
+    "detach": detach,
+    "detach_": detach_,
+    "data": data,
+    "version_error": version_error,
+    "no_grad": no_grad,
+}
+
+
+def file_stem(name: str) -> str:
+    """'detach' -> 'detach_compare' (the README shows figures/detach_compare.png)."""
+    return f"{name}_compare"
+
+
+def dot_source(name: str) -> str:
+    """The DOT text of one figure, exactly as it is written to disk."""
+    return FIGURES[name]().source
+
+
+def render(dot_path: Path, fmt: str) -> None:
+    """Run Graphviz on a written .dot file; fail on any warning."""
+    target = dot_path.with_suffix(f".{fmt}")
+    extra = [f"-Gdpi={PNG_DPI}"] if fmt == "png" else []
+    done = subprocess.run(
+        ["dot", f"-T{fmt}", *extra, "-o", str(target), str(dot_path)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0 or done.stderr:
+        raise SystemExit(f"dot failed for {dot_path.name}: {done.stderr.strip()}")
+
+
+def main(names: list[str]) -> None:
+    """Write .dot, .svg and .png for the named figures (all of them by default)."""
+    for name in names or list(FIGURES):
+        dot_path = HERE / f"{file_stem(name)}.dot"
+        dot_path.write_text(dot_source(name))
+        for fmt in ("svg", "png"):
+            render(dot_path, fmt)
+        print(f"wrote figures/{file_stem(name)}.{{dot,svg,png}}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
