@@ -290,6 +290,75 @@ def lab_context(chromium_browser: Any) -> Iterator[Any]:
         context.close()
 
 
+class NotebookPages:
+    """Opens each notebook in a page of its own, and can open the next one ahead of time.
+
+    Opening a notebook costs seconds of waiting (JupyterLab starting in the page, then the
+    kernel starting) that need little from the test itself. Opening the next notebook while the
+    current one runs overlaps that wait with useful work: a learner with two tabs does the same.
+    Set LAB_OPEN_AHEAD=0 to open strictly one notebook at a time.
+    """
+
+    def __init__(self, context: Any, server: LabServer, order: list[str]) -> None:
+        self._context = context
+        self._server = server
+        self._order = order
+        self._early: dict[str, Any] = {}
+        self.ahead = os.environ.get("LAB_OPEN_AHEAD", "1") != "0"
+
+    def _new_page(self, notebook: str) -> Any:
+        page = self._context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(self._server.page_url(notebook), wait_until="domcontentloaded")
+        return page
+
+    def open(self, notebook: str) -> tuple[Any, bool]:
+        """A page showing the notebook, and whether it was opened ahead of time."""
+        early = self._early.pop(notebook, None)
+        return (early, True) if early is not None else (self._new_page(notebook), False)
+
+    def open_next(self, notebook: str) -> None:
+        """Start opening the notebook that this session tests after `notebook`, if any."""
+        if not self.ahead or notebook not in self._order:
+            return
+        position = self._order.index(notebook)
+        if position + 1 < len(self._order):
+            upcoming = self._order[position + 1]
+            if upcoming not in self._early:
+                self._early[upcoming] = self._new_page(upcoming)
+
+    def close_all(self) -> None:
+        """Close pages opened ahead but never used (their sessions go with the server)."""
+        for page in self._early.values():
+            page.close()
+        self._early.clear()
+
+
+_ORDER_KEY = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Remember which notebooks this session runs, in order, for NotebookPages.open_next."""
+    order = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and isinstance(callspec.params.get("notebook"), str):
+            order.append(callspec.params["notebook"])
+    config.stash[_ORDER_KEY] = order
+
+
+@pytest.fixture(scope="session")
+def notebook_pages(
+    request: pytest.FixtureRequest, lab_context: Any, lab_server: LabServer
+) -> Iterator[NotebookPages]:
+    """The session's NotebookPages."""
+    pages = NotebookPages(lab_context, lab_server, request.config.stash.get(_ORDER_KEY, []))
+    try:
+        yield pages
+    finally:
+        pages.close_all()
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Path:
     """build/screenshots/, emptied once per session so stale pictures do not linger."""

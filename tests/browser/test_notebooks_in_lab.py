@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LabServer, discover_notebooks, notebook_root
+from conftest import LabServer, NotebookPages, discover_notebooks, notebook_root
 
 KERNEL_READY_TIMEOUT = 60.0
 # Seconds for Run All of one notebook; raise it on a slow machine with LAB_RUN_TIMEOUT=…
@@ -90,13 +90,11 @@ def _screenshot(page: Any, notebook: str, target: Path) -> None:
     page.screenshot(path=str(target), full_page=True, timeout=60_000)
 
 
-def _open_and_run(page: Any, notebook: str, server: LabServer, lap: Any) -> str | None:
-    """Open the notebook, wait for its kernel, Run All and wait for the end.
+def _run(page: Any, notebook: str, server: LabServer, pages: NotebookPages, lap: Any) -> str | None:
+    """Wait for the open notebook's kernel, Run All and wait for the end.
 
     Returns None when everything ran to the end, else why it did not.
     """
-    page.goto(server.page_url(notebook), wait_until="domcontentloaded")
-    lap("load")
     stage = _wait_for(
         page, "path => labTest.kernelStage(path)", notebook, "ready", KERNEL_READY_TIMEOUT
     )
@@ -108,6 +106,9 @@ def _open_and_run(page: Any, notebook: str, server: LabServer, lap: Any) -> str 
             + f"\nserver log:\n{server.log_tail()}"
         )
     lap("kernel")
+    # This kernel is up, so the next notebook's JupyterLab and kernel can start meanwhile.
+    pages.open_next(notebook)
+    lap("open next")
 
     outcome = page.evaluate(
         "([path, ms]) => labTest.runAll(path, ms)", [notebook, RUN_TIMEOUT * 1000]
@@ -144,7 +145,7 @@ def _settled_cells(page: Any, notebook: str, stored: list[dict[str, Any]]) -> li
 def test_notebook_runs_in_jupyterlab(
     notebook: str,
     lab_server: LabServer,
-    lab_context: Any,
+    notebook_pages: NotebookPages,
     screenshot_dir: Path,
     notebook_timings: dict[str, dict[str, float]],
 ) -> None:
@@ -159,10 +160,10 @@ def test_notebook_runs_in_jupyterlab(
         clock = now
 
     stored = _stored_cells(lab_server.root / notebook)
-    page = lab_context.new_page()
-    page.set_default_timeout(30_000)
+    page, early = notebook_pages.open(notebook)
+    lap("load (opened ahead)" if early else "load")
     try:
-        failure = _open_and_run(page, notebook, lab_server, lap)
+        failure = _run(page, notebook, lab_server, notebook_pages, lap)
         live = _settled_cells(page, notebook, stored) if failure is None else []
         lap("run")
         # A screenshot of every notebook, failing or not, so a person can look.
