@@ -441,6 +441,9 @@ class _Walker:
         for node in node_order:
             entries = sorted(reader.saved_values(node, self.tensor_objects), key=_slot_order)
             for entry in entries:
+                if entry["freed"]:  # the values are gone: no memory, nothing to point at
+                    entry.update(tensor=None, storage=None, counter=None)
+                    continue
                 if entry["tensor"] is None and entry["is_output"]:
                     entry["tensor"] = self._output_of(node)
                 owner = entry["tensor"]

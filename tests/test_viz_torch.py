@@ -1,0 +1,146 @@
+"""minigrad.viz reads real PyTorch graphs the same way: the same program, the same summary.
+
+Each program is written once against the shared API (`lib` is torch or minigrad) and returns
+the snapshot roots, the names, and optionally an action for `viz.cut`. The summaries are
+compared with `counters=False`, because torch does not expose which version counter a tensor
+uses (see minigrad/viz/model.py, _TorchReader); everything else must match line for line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import minigrad
+from minigrad import viz
+
+torch = pytest.importorskip("torch")
+
+pytestmark = pytest.mark.parity
+
+
+def detach(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    y = c * a
+    return (y,), dict(a=a, out=out, c=c, y=y), None
+
+
+def version_error(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    return (out,), dict(a=a, out=out, c=c), lambda: c.zero_()
+
+
+def data_alias(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    d = out.data
+    return (out,), dict(a=a, out=out, d=d), None
+
+
+def detach_inplace_non_leaf(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = 2 * a
+    s = b.sum()
+    return (s,), dict(a=a, b=b, s=s), lambda: b.detach_()
+
+
+def detach_inplace_leaf(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = (a * 2).sum()
+    return (y,), dict(a=a, y=y), lambda: a.detach_()
+
+
+def new_leaf(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = a.exp().detach().requires_grad_(True)
+    y = (c * c).mean()
+    return (y,), dict(a=a, c=c, y=y), None
+
+
+def views(lib: Any):
+    a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = a * 3
+    v = b[1:]
+    w = b.view(4)
+    s = (v.sum() + w.tanh().sum()) / 2
+    return (s,), dict(a=a, b=b, v=v, w=w, s=s), None
+
+
+def backward_frees(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    loss = (out * a).sum()
+    return (loss,), dict(a=a, out=out, loss=loss), lambda: loss.backward()
+
+
+def no_grad(lib: Any):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with lib.no_grad():
+        y = a * 2
+    k = a.clone()
+    return (y, k), dict(a=a, y=y, k=k), None
+
+
+def matmul_chain(lib: Any):
+    w = lib.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    x = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+    h = (x @ w).relu()
+    loss = (h - 1).pow(2).mean()
+    return (loss,), dict(w=w, x=x, h=h, loss=loss), None
+
+
+PROGRAMS = [
+    detach,
+    version_error,
+    data_alias,
+    detach_inplace_non_leaf,
+    detach_inplace_leaf,
+    new_leaf,
+    views,
+    backward_frees,
+    no_grad,
+    matmul_chain,
+]
+
+
+def observe(program: Any, lib: Any) -> list[str]:
+    roots, names, action = program(lib)
+    texts = [viz.snapshot(*roots, names=names).summary(counters=False)]
+    if action is not None:
+        comparison = viz.cut(action, *roots, names=names, label="action")
+        texts.append(comparison.after.summary(counters=False))
+        texts.append(comparison.summary())
+    return texts
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__)
+def test_torch_and_minigrad_graphs_read_the_same(program):
+    expected = observe(program, torch)
+    actual = observe(program, minigrad)
+    for torch_text, minigrad_text in zip(expected, actual, strict=True):
+        assert minigrad_text == torch_text
+
+
+def test_torch_snapshot_says_counters_are_not_exposed():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    snap = viz.snapshot(out, names=dict(a=a, out=out, c=c))
+    assert snap.source == "torch"
+    assert snap.tensor("c").counter is None
+    assert "torch does not expose version counters" in snap.summary()
+    assert "torch does not expose version counters" in snap.draw().source
+
+
+def test_torch_stale_saved_value_is_read_from_the_error():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    out.detach().zero_()
+    (saved,) = viz.snapshot(out, names=dict(out=out)).saved
+    assert (saved.saved_version, saved.current_version, saved.stale) == (0, 1, True)
+    assert saved.tensor is not None  # the result slot belongs to the tensor made by this node
