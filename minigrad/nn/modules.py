@@ -537,7 +537,7 @@ class Embedding(Module):
 
 
 class RNNCell(Module):
-    """One step of an Elman RNN: h' = tanh(x @ W_ih.T + b_ih + h @ W_hh.T + b_hh).
+    """One step of an Elman RNN: h' = tanh(h @ W_hh.T + b_hh + x @ W_ih.T + b_ih).
 
     Without `hx` the hidden state starts at zeros. Every parameter is U(±1/sqrt(hidden_size)).
     """
@@ -578,8 +578,9 @@ class RNNCell(Module):
             hx = zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
         elif not batched:
             hx = hx.unsqueeze(0)
-        pre = F.linear(input, self.weight_ih, self.bias_ih) + F.linear(
-            hx, self.weight_hh, self.bias_hh
+        # torch adds the hidden-state term first: the graph's first edge leads back in time
+        pre = F.linear(hx, self.weight_hh, self.bias_hh) + F.linear(
+            input, self.weight_ih, self.bias_ih
         )
         hidden = pre.tanh() if self.nonlinearity == "tanh" else pre.relu()
         return hidden if batched else hidden.squeeze(0)
