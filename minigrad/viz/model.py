@@ -151,9 +151,11 @@ class GraphSnapshot:
         return self._index()[key]
 
     def _index(self) -> dict[str, Any]:
-        index: dict[str, Any] = {}
-        for node in (*self.tensors, *self.functions, *self.saved):
-            index[node.key] = node
+        # built once: the snapshot never changes (object.__setattr__ gets past frozen=True)
+        index = self.__dict__.get("_key_index")
+        if index is None:
+            index = {node.key: node for node in (*self.tensors, *self.functions, *self.saved)}
+            object.__setattr__(self, "_key_index", index)
         return index
 
     @property
@@ -394,6 +396,7 @@ class _Walker:
         self.tensor_objects: dict[int, Any] = {}  # uid -> tensor, in discovery order
         self.user_names: dict[int, str] = {}
         self.root_uids: set[int] = set()
+        self.outputs: dict[int, Any] | None = None  # grad_fn uid -> tensor, built when needed
 
     def _add_tensor(self, tensor: Any) -> int:
         uid = self.reader.tensor_uid(tensor)
@@ -565,11 +568,13 @@ class _Walker:
 
     def _output_of(self, node: Any) -> Any:
         """A drawn tensor whose grad_fn is `node` (the owner of a saved 'result')."""
-        for tensor in self.tensor_objects.values():
-            grad_fn = self.reader.grad_fn(tensor)
-            if grad_fn is not None and self.reader.node_uid(grad_fn) == self.reader.node_uid(node):
-                return tensor
-        return None
+        if self.outputs is None:
+            self.outputs = {}
+            for tensor in self.tensor_objects.values():
+                grad_fn = self.reader.grad_fn(tensor)
+                if grad_fn is not None:
+                    self.outputs.setdefault(self.reader.node_uid(grad_fn), tensor)
+        return self.outputs.get(self.reader.node_uid(node))
 
     def _name_tensors(self) -> dict[int, tuple[str, str, tuple[int, int]]]:
         """uid -> (DOT key, display name, listing order).

@@ -124,7 +124,7 @@ class _Builder:
         else:
             fill = LEAF_FILL if tensor.requires_grad else NOGRAD_FILL
         style = "filled" if tensor.requires_grad else "filled,dashed"
-        attrs = {"label": _html(*lines), "fillcolor": fill, "style": style, "shape": "box"}
+        attrs = {"label": _html(*lines), "fillcolor": fill, "style": style}
         if tensor.key in marks.changed:
             attrs.update(color=RED, penwidth="2.5")
         elif tensor.key in marks.new:
@@ -134,12 +134,7 @@ class _Builder:
     def function_attrs(self, function: FunctionNode, marks: Marks) -> dict[str, str]:
         lines = [_esc(function.name)]
         lines += [_red(_esc(note)) for note in marks.notes.get(function.key, [])]
-        attrs = {
-            "label": _html(*lines),
-            "fillcolor": FUNCTION_FILL,
-            "style": "filled,rounded",
-            "shape": "box",
-        }
+        attrs = {"label": _html(*lines)}  # grey rounded boxes are the node default
         if function.key in marks.changed:
             attrs.update(color=RED, penwidth="2.5")
         elif function.key in marks.new:
@@ -164,7 +159,7 @@ class _Builder:
             else:
                 lines.append(_esc(versions))
         lines += [_red(_esc(note)) for note in marks.notes.get(value.key, [])]
-        attrs = {"label": _html(*lines), "fillcolor": fill, "style": "filled", "shape": "box"}
+        attrs = {"label": _html(*lines), "fillcolor": fill, "style": "filled"}
         if value.key in marks.changed:
             attrs.update(color=RED, penwidth="2")
         if value.stale:
@@ -233,7 +228,7 @@ class _Builder:
         elif kind == "none":
             self.add_edge(src, dst, style="dashed", color="#888888")
         else:
-            self.add_edge(src, dst, weight="4")  # keep the forward flow straight
+            self.add_edge(src, dst)
 
     def add_any(self, target: Any, key: str, marks: Marks) -> None:
         node = self.snap.by_key(key)
@@ -280,8 +275,19 @@ def new_graph(comment: str) -> Graph:
     """An empty Graph with the house style."""
     graph = Graph(comment=comment)
     graph.attr(rankdir="TB", fontname=FONT, nodesep="0.3", ranksep="0.35")
-    graph.attr("node", fontname=FONT, fontsize="11", margin="0.12,0.05", height="0.3")
-    graph.attr("edge", fontname=FONT, fontsize="10", arrowsize="0.7")
+    # defaults = a function node and a forward edge, the most common kinds in big graphs
+    graph.attr(
+        "node",
+        fontname=FONT,
+        fontsize="11",
+        margin="0.12,0.05",
+        height="0.3",
+        shape="box",
+        style="filled,rounded",
+        fillcolor=FUNCTION_FILL,
+    )
+    # a high weight keeps the forward flow straight
+    graph.attr("edge", fontname=FONT, fontsize="10", arrowsize="0.7", weight="4")
     return graph
 
 
@@ -311,6 +317,9 @@ def legend_label() -> str:
     note = (
         '<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">arrows: the forward flow (backward walks '
         "them in reverse); dashed box: tensors that share memory</TD></TR>"
+        f'<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">before/after: <FONT COLOR="{RED}">red '
+        "outline</FONT> = changed by the call, thick outline = new, "
+        f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut</TD></TR>'
     )
     return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="3">{cells}{note}</TABLE>>'
 
