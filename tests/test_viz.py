@@ -384,3 +384,30 @@ def test_dot_source_is_identical_across_hash_seeds():
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
     assert "0x" not in outputs[0]
+
+
+def test_torch_is_not_imported_for_minigrad_graphs():
+    script = (
+        "import sys\n"
+        "import minigrad as mg\n"
+        "from minigrad import viz\n"
+        "a = mg.tensor([1.0], requires_grad=True)\n"
+        "viz.cut(lambda: a.detach_(), (a * 2).sum(), names=dict(a=a)).draw()\n"
+        "print('torch' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_options_hide_saved_values_versions_and_storage():
+    a, out = sigmoid_graph()
+    c = out.detach()
+    names = dict(a=a, out=out, c=c)
+    full = viz.draw(out, names=names).source
+    assert "saved result" in full and "cluster_S1" in full and ", v0" in full
+    bare = viz.draw(out, names=names, show_saved=False, show_versions=False, show_storage=False)
+    assert "saved result" not in bare.source
+    assert "cluster_" not in bare.source
+    assert ", v0" not in bare.source
