@@ -565,3 +565,53 @@ def test_loss_nodes_keep_no_output_tensor():
     ):
         node = loss.grad_fn
         assert all(not isinstance(v, minigrad.Tensor) or v is not loss for v in vars(node).values())
+
+
+def test_nll_loss_gradcheck_and_graph():
+    log_p = random64(4, 3)
+    target = minigrad.tensor([2, 0, 1, 1])
+    for reduction in ("mean", "sum", "none"):
+        assert gradcheck(lambda x, r=reduction: F.nll_loss(x, target, reduction=r), [log_p])
+    assert F.nll_loss(log_p, target).grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_on_probabilities_gradcheck_input_and_target(reduction):
+    p = float64(np.random.default_rng(7).uniform(0.05, 0.95, (3, 2)))
+    t = float64(np.random.default_rng(8).uniform(0, 1, (3, 2)))
+    loss = lambda a, b: F.binary_cross_entropy(a, b, reduction=reduction)  # noqa: E731
+    assert gradcheck(loss, [p, t])
+
+
+def test_bce_on_probabilities_clamps_log_like_torch():
+    loss = nn.BCELoss()(minigrad.tensor([0.0, 1.0]), minigrad.tensor([1.0, 0.0]))
+    assert loss.item() == 100.0
+    with pytest.raises(RuntimeError, match="between 0 and 1"):
+        F.binary_cross_entropy(minigrad.tensor([1.5]), minigrad.tensor([1.0]))
+
+
+def test_leaky_relu_gradcheck_and_module():
+    x = float64([[-2.0, -0.5, 0.3, 4.0]])
+    assert gradcheck(lambda a: F.leaky_relu(a, 0.2), [x])
+    assert nn.LeakyReLU(0.5)(minigrad.tensor([-2.0, 2.0])).tolist() == [-1.0, 2.0]
+    assert repr(nn.LeakyReLU()) == "LeakyReLU(negative_slope=0.01)"
+    assert F.leaky_relu(x).grad_fn.name() == "LeakyReluBackward0"
+
+
+def test_dropout_in_training_and_after_eval():
+    minigrad.manual_seed(0)
+    layer = nn.Dropout(0.25)
+    assert repr(layer) == "Dropout(p=0.25, inplace=False)"
+    x = minigrad.ones(200, 10, requires_grad=True)
+    out = layer(x)
+    values = np.unique(out.detach().numpy()).tolist()
+    assert values == [0.0, pytest.approx(1 / 0.75)]
+    assert 0.2 < (out.detach().numpy() == 0).mean() < 0.3
+    assert out.grad_fn.name() == "MulBackward0"
+    out.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), out.detach().numpy())  # grad = mask
+    layer.eval()
+    same = layer(x)
+    assert same is x  # switched off, but eval() does not turn off recording elsewhere
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        nn.Dropout(1.5)

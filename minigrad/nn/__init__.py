@@ -2,10 +2,13 @@
 
 from . import functional, init
 from .modules import (
+    BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    Dropout,
     Embedding,
     Identity,
+    LeakyReLU,
     Linear,
     Module,
     ModuleList,
@@ -19,10 +22,13 @@ from .modules import (
 )
 
 __all__ = [
+    "BCELoss",
     "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "Dropout",
     "Embedding",
     "Identity",
+    "LeakyReLU",
     "Linear",
     "MSELoss",
     "Module",

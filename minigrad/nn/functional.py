@@ -14,12 +14,15 @@ import numpy as np
 
 from ..autograd import Node
 from ..ops import run_op
-from ..tensor import Tensor
+from ..tensor import Tensor, generator
 
 __all__ = [
+    "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "cross_entropy",
+    "dropout",
     "embedding",
+    "leaky_relu",
     "linear",
     "log_softmax",
     "mse_loss",
@@ -145,6 +148,44 @@ def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
 def tanh(input: Tensor) -> Tensor:  # noqa: A002
     """Hyperbolic tangent (TanhBackward0)."""
     return input.tanh()
+
+
+class LeakyReluBackward0(Node):
+    """x where x > 0, negative_slope * x elsewhere; the gradient is 1 or negative_slope."""
+
+    def __init__(self, negative_slope: float) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+
+    def forward(self, a: Tensor) -> np.ndarray:
+        self.save("self", a)
+        x = a._array
+        return np.where(x > 0, x, x * self.negative_slope).astype(x.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.where(self.unpack("self") > 0, grad, grad * self.negative_slope),)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    """max(x, 0) + negative_slope * min(x, 0) (LeakyReluBackward0)."""
+    return run_op(LeakyReluBackward0(negative_slope), input)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
+    """In training, zero each element with probability p and scale the rest by 1 / (1 - p).
+
+    Recorded as a multiplication by a random mask (MulBackward0), as in torch. Outside training
+    the input is returned as it is: `model.eval()` switches dropout off, but it does not stop
+    the graph from being recorded (that is what `no_grad` is for).
+    """
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    keep = generator().random(input._array.shape) >= p
+    scale = 0.0 if p == 1 else 1 / (1 - p)
+    mask = Tensor._from_array((keep * scale).astype(_float(input).dtype))
+    return input * mask
 
 
 def _softmax_dim(ndim: int, dim: int | None, name: str) -> int:
@@ -342,6 +383,60 @@ def cross_entropy(
     """
     class_dim = 0 if input.ndim == 1 else 1
     return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index, reduction)
+
+
+class BinaryCrossEntropyBackward0(Node):
+    """Binary cross-entropy on probabilities p: -(t log p + (1 - t) log(1 - p)).
+
+    As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss, and the gradient
+    divides by max(p (1 - p), 1e-12).
+    """
+
+    def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
+        super().__init__()
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> np.ndarray:  # noqa: A002
+        p, t = input._array, target._array
+        if np.any((p < 0) | (p > 1)):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        self.save("self", input)
+        self.save("target", target)
+        with np.errstate(divide="ignore"):
+            log_p = np.maximum(np.log(p), -100)
+            log_not_p = np.maximum(np.log1p(-p), -100)
+        losses = -(t * log_p + (1 - t) * log_not_p)
+        if self.weight is not None:
+            losses = losses * self.weight
+        return _reduce(losses.astype(p.dtype, copy=False), self.reduction)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p, t = self.unpack("self"), self.unpack("target")
+        upstream = _reduce_backward(grad, p.shape, self.reduction)
+        if self.weight is not None:
+            upstream = upstream * self.weight
+        grad_p = upstream * (p - t) / np.maximum(p * (1 - p), 1e-12)
+        with np.errstate(divide="ignore"):
+            grad_t = upstream * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
+        return grad_p, grad_t
+
+
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Binary cross-entropy on probabilities (after a sigmoid); prefer the *_with_logits form."""
+    _check_reduction(reduction)
+    if input.shape != target.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    node = BinaryCrossEntropyBackward0(None if weight is None else weight._array, reduction)
+    return run_op(node, input, target)
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):

@@ -22,10 +22,13 @@ from . import functional as F
 from . import init
 
 __all__ = [
+    "BCELoss",
     "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "Dropout",
     "Embedding",
     "Identity",
+    "LeakyReLU",
     "Linear",
     "MSELoss",
     "Module",
@@ -623,6 +626,38 @@ class Tanh(Module):
         return input.tanh()
 
 
+class LeakyReLU(Module):
+    """x for x > 0, negative_slope * x otherwise."""
+
+    def __init__(self, negative_slope: float = 0.01) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        """leaky_relu(input)."""
+        return F.leaky_relu(input, self.negative_slope)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}"
+
+
+class Dropout(Module):
+    """Zeroes random elements while training (scaling the rest); does nothing after eval()."""
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        if not 0 <= p <= 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        """dropout(input, p, self.training)."""
+        return F.dropout(input, self.p, self.training)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace=False"
+
+
 class Sigmoid(Module):
     """1 / (1 + exp(-x)), elementwise."""
 
@@ -666,6 +701,18 @@ class CrossEntropyLoss(_Loss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         """cross_entropy(input, target)."""
         return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class BCELoss(_Loss):
+    """Binary cross-entropy on probabilities (put a Sigmoid before it)."""
+
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        """binary_cross_entropy(input, target)."""
+        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):

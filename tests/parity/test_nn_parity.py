@@ -246,3 +246,34 @@ def test_state_dict_keys_match_torch():
     theirs = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.RNNCell(3, 2))
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert repr(ours) == repr(theirs)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_on_probabilities(reduction):
+    p, tp = pair(RNG.uniform(0.01, 0.99, size=(4, 3)))
+    t, tt = pair(RNG.uniform(size=(4, 3)))
+    ours = F.binary_cross_entropy(p, t, reduction=reduction)
+    theirs = torch.nn.functional.binary_cross_entropy(tp, tt, reduction=reduction)
+    close(ours, theirs, atol=1e-5)
+    ours.sum().backward()
+    theirs.sum().backward()
+    close(p.grad, tp.grad, atol=1e-4)
+    close(t.grad, tt.grad, atol=1e-5)
+
+
+def test_leaky_relu_and_reprs():
+    x, tx = pair(RNG.normal(size=(3, 4)))
+    ours, theirs = F.leaky_relu(x, 0.1), torch.nn.functional.leaky_relu(tx, 0.1)
+    close(ours, theirs)
+    ours.sum().backward()
+    theirs.sum().backward()
+    close(x.grad, tx.grad)
+    for a, b in [
+        (nn.LeakyReLU(0.2), torch.nn.LeakyReLU(0.2)),
+        (nn.Dropout(0.3), torch.nn.Dropout(0.3)),
+        (nn.BCELoss(), torch.nn.BCELoss()),
+        (nn.Embedding(4, 2, padding_idx=1), torch.nn.Embedding(4, 2, padding_idx=1)),
+        (nn.ModuleList([nn.ReLU()]), torch.nn.ModuleList([torch.nn.ReLU()])),
+        (nn.Identity(), torch.nn.Identity()),
+    ]:
+        assert repr(a) == repr(b)
