@@ -12,6 +12,17 @@ Naming rules (the same in every process, whatever PYTHONHASHSEED says):
 - functions: traversal order from the roots (breadth first, `next_functions` in order);
 - storages: `S0, S1, ...` in the order of the first tensor (or saved value) that uses them.
 
+Reading torch graphs gives the same snapshot, except for what torch does not expose:
+
+- which version counter a tensor uses (`counter` is None; `summary(counters=False)` leaves
+  counters out, so minigrad's and torch's summaries of one program can be compared);
+- the version a value had when it was saved: read from the error that reading a changed
+  `_saved_*` attribute raises ("is at version 1; expected version 0"), and then the saved value
+  is linked to a drawn tensor only for the `result` slot (the tensor the node made);
+- a creation order: unnamed torch tensors are numbered in discovery order;
+- object identity between two snapshots is `id()` of live objects, so compare() should be
+  given snapshots of graphs that are still alive (which cut() guarantees).
+
 Python's `id()` is used only as a temporary key while walking one graph (to notice that two
 references are the same object); it never reaches a name, a DOT id or a printed line.
 """
@@ -471,11 +482,9 @@ class _Walker:
                 return None
             return counter_names.setdefault(raw, f"C{len(counter_names)}")
 
-        ordered = sorted(self.tensor_objects, key=lambda uid: tensor_keys[uid][2])
         tensor_nodes: list[TensorNode] = []
-        for uid in ordered:
+        for uid, (key, name) in tensor_keys.items():
             tensor = self.tensor_objects[uid]
-            key, name, _ = tensor_keys[uid]
             facts = reader.tensor_facts(tensor)
             grad_fn = reader.grad_fn(tensor)
             grad_fn_key = function_keys.get(reader.node_uid(grad_fn)) if grad_fn else None
@@ -492,8 +501,8 @@ class _Walker:
                     **facts,
                 )
             )
-        uid_to_key = {uid: tensor_keys[uid][0] for uid in tensor_keys}
-        key_to_name = {tensor_keys[uid][0]: tensor_keys[uid][1] for uid in tensor_keys}
+        uid_to_key = {uid: key for uid, (key, _) in tensor_keys.items()}
+        key_to_name = dict(tensor_keys.values())
 
         functions: list[FunctionNode] = []
         saved_nodes: list[SavedNode] = []
@@ -576,35 +585,29 @@ class _Walker:
                     self.outputs.setdefault(self.reader.node_uid(grad_fn), tensor)
         return self.outputs.get(self.reader.node_uid(node))
 
-    def _name_tensors(self) -> dict[int, tuple[str, str, tuple[int, int]]]:
-        """uid -> (DOT key, display name, listing order).
+    def _name_tensors(self) -> dict[int, tuple[str, str]]:
+        """uid -> (DOT key, display name), in listing order.
 
         Listing order: the user's names in the order given, then the other tensors in creation
-        order (torch: discovery order). Unnamed tensors are called t0, t1, ... in that order.
+        order (torch: discovery order). Unnamed tensors are called t0, t1, ... in that order,
+        skipping any tN the user took.
         """
-        named = [uid for uid in self.user_names]
         discovery = {uid: index for index, uid in enumerate(self.tensor_objects)}
-        unnamed = [uid for uid in self.tensor_objects if uid not in self.user_names]
 
         def creation(uid: int) -> tuple[int, int]:
             order = self.reader.order(self.tensor_objects[uid])
             return (order if order is not None else discovery[uid], discovery[uid])
 
-        unnamed.sort(key=creation)
-        taken = set(self.user_names.values())
-        result: dict[int, tuple[str, str, tuple[int, int]]] = {}
-        for position, uid in enumerate(named):
-            result[uid] = ("", self.user_names[uid], (0, position))
-        counter = 0
-        for position, uid in enumerate(unnamed):
-            while f"t{counter}" in taken:
-                counter += 1
-            result[uid] = ("", f"t{counter}", (1, position))
-            counter += 1
-        ordered = sorted(result, key=lambda uid: result[uid][2])
-        return {
-            uid: (f"T{index}", result[uid][1], result[uid][2]) for index, uid in enumerate(ordered)
-        }
+        unnamed = sorted((uid for uid in discovery if uid not in self.user_names), key=creation)
+        names = dict(self.user_names)  # keeps the user's order
+        taken = set(names.values())
+        number = 0
+        for uid in unnamed:
+            while f"t{number}" in taken:
+                number += 1
+            names[uid] = f"t{number}"
+            number += 1
+        return {uid: (f"T{index}", name) for index, (uid, name) in enumerate(names.items())}
 
 
 # torch lists saved slots alphabetically, minigrad in the order it saved them: use one order
