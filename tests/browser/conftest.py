@@ -259,8 +259,12 @@ def chromium_browser() -> Iterator[Any]:
         pytest.fail(f"Debian's `chromium` is not on PATH; {SETUP_HINT}", pytrace=False)
     try:
         from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail(f"the Python package playwright is not installed; {SETUP_HINT}", pytrace=False)
+    except ImportError as err:
+        missing = f"the Python package playwright cannot be imported ({err}); {SETUP_HINT}"
+    else:
+        missing = None
+    if missing:
+        pytest.fail(missing, pytrace=False)
 
     playwright = sync_playwright().start()
     try:
@@ -309,7 +313,9 @@ class NotebookPages:
     def _new_page(self, notebook: str) -> Any:
         page = self._context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(self._server.page_url(notebook), wait_until="domcontentloaded")
+        # Return once the server has answered: JupyterLab starts in the page while we go on,
+        # and the test waits for it (bounded) through labTest.kernelStage.
+        page.goto(self._server.page_url(notebook), wait_until="commit")
         return page
 
     def open(self, notebook: str) -> tuple[Any, bool]:
@@ -351,7 +357,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def notebook_pages(
     request: pytest.FixtureRequest, lab_context: Any, lab_server: LabServer
 ) -> Iterator[NotebookPages]:
-    """The session's NotebookPages."""
+    """The session's NotebookPages (the browser comes first: without it, fail before the server)."""
     pages = NotebookPages(lab_context, lab_server, request.config.stash.get(_ORDER_KEY, []))
     try:
         yield pages

@@ -26,7 +26,8 @@ KERNEL_READY_TIMEOUT = 60.0
 RUN_TIMEOUT = float(os.environ.get("LAB_RUN_TIMEOUT", "60"))
 SETTLE_TIMEOUT = 15.0  # after Run All returns: kernel idle, no [*] left, images decoded
 POLL_INTERVAL = 0.2
-# Chromium cannot capture taller pages in one piece; longer notebooks are cut off there.
+# Tallest screenshot taken (pixels). 32 000 was checked to come out whole; beyond that the
+# picture is cut off (with a warning) rather than risk a huge, slow capture.
 MAX_SCREENSHOT_HEIGHT = 32_000
 
 NOTEBOOKS = discover_notebooks(notebook_root())
@@ -83,11 +84,17 @@ def _rendering_problems(stored: list[dict[str, Any]], live: list[dict[str, Any]]
 def _screenshot(page: Any, notebook: str, target: Path) -> None:
     """Make the window tall enough for the whole notebook, then capture it."""
     layout = page.evaluate("path => labTest.screenshotLayout(path)", notebook)
-    height = min(layout["windowHeight"] + layout["extra"], MAX_SCREENSHOT_HEIGHT)
+    height = layout["windowHeight"] + layout["extra"]
+    if height > MAX_SCREENSHOT_HEIGHT:
+        message = f"screenshot of {notebook} cut off at {MAX_SCREENSHOT_HEIGHT} px"
+        warnings.warn(message, stacklevel=1)
+        height = MAX_SCREENSHOT_HEIGHT
     page.set_viewport_size({"width": page.viewport_size["width"], "height": height})
     # Let JupyterLab lay the panels out for the new size before capturing.
     page.wait_for_timeout(300)
-    page.screenshot(path=str(target), full_page=True, timeout=60_000)
+    # The window is now as tall as the notebook, so a plain capture shows all of it; the
+    # full_page mode would measure and resize once more (measured: ~1.5x slower, same picture).
+    page.screenshot(path=str(target), timeout=60_000)
 
 
 def _run(page: Any, notebook: str, server: LabServer, pages: NotebookPages, lap: Any) -> str | None:
@@ -144,8 +151,8 @@ def _settled_cells(page: Any, notebook: str, stored: list[dict[str, Any]]) -> li
 @pytest.mark.parametrize("notebook", _params())
 def test_notebook_runs_in_jupyterlab(
     notebook: str,
-    lab_server: LabServer,
     notebook_pages: NotebookPages,
+    lab_server: LabServer,
     screenshot_dir: Path,
     notebook_timings: dict[str, dict[str, float]],
 ) -> None:
