@@ -615,3 +615,16 @@ def test_dropout_in_training_and_after_eval():
     assert same is x  # switched off, but eval() does not turn off recording elsewhere
     with pytest.raises(ValueError, match="between 0 and 1"):
         nn.Dropout(1.5)
+
+
+def test_linear_errors_like_torch():
+    layer = nn.Linear(2, 3)
+    with pytest.raises(RuntimeError, match="must have the same dtype, but got Double and Float"):
+        layer(minigrad.ones(4, 2, dtype=minigrad.float64))
+    with pytest.raises(RuntimeError, match=r"shapes cannot be multiplied \(4x3 and 2x3\)"):
+        layer(minigrad.ones(4, 3))
+
+
+def test_cross_entropy_with_every_sample_ignored_is_nan():
+    loss = F.cross_entropy(minigrad.ones(2, 3), minigrad.tensor([-100, -100]))
+    assert math.isnan(loss.item())

@@ -75,6 +75,11 @@ class AddmmBackward0(Node):
         (n, k), (k2, m) = mat1._array.shape, mat2._array.shape
         if k != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+        if mat1._array.dtype != mat2._array.dtype:
+            raise RuntimeError(
+                "mat1 and mat2 must have the same dtype, but got "
+                f"{mat1.dtype.torch_kind} and {mat2.dtype.torch_kind}"
+            )
         if mat2.requires_grad:
             self.save("mat1", mat1)
         if mat1.requires_grad:
@@ -331,7 +336,8 @@ class NllLossBackward0(Node):
             return losses.reshape(log_probs._array.shape[:-1])
         total = losses.sum(dtype=x.dtype)
         if self.reduction == "mean":
-            total = total / self.total_weight  # nan when every sample is ignored, as torch
+            with np.errstate(invalid="ignore", divide="ignore"):
+                total = total / self.total_weight  # nan when every sample is ignored, as torch
         return np.asarray(total, dtype=x.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -342,7 +348,8 @@ class NllLossBackward0(Node):
         per_sample = np.broadcast_to(grad, (rows,)) if self.reduction != "none" else grad
         per_sample = per_sample.reshape(rows) * self.sample_weight
         if self.reduction == "mean":
-            per_sample = per_sample / self.total_weight
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_sample = per_sample / self.total_weight
         full = np.zeros((rows, shape[-1]), dtype=grad.dtype)
         full[np.arange(rows), np.where(target != self.ignore_index, target, 0)] = -per_sample
         return (full.reshape(shape),)
