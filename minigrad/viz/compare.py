@@ -341,7 +341,7 @@ def _draw_pair(
             arrowhead="tee",
         )
     if legend:
-        add_legend(graph)
+        add_legend(graph, before_after=True)
     return graph
 
 

@@ -291,7 +291,7 @@ def new_graph(comment: str) -> Graph:
     return graph
 
 
-def legend_label() -> str:
+def legend_label(before_after: bool = False) -> str:
     """One HTML table that explains every colour and line style."""
     rows = [
         (LEAF_FILL, "solid", "leaf tensor that requires grad"),
@@ -317,16 +317,19 @@ def legend_label() -> str:
     note = (
         '<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">arrows: the forward flow (backward walks '
         "them in reverse); dashed box: tensors that share memory</TD></TR>"
-        f'<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">before/after: <FONT COLOR="{RED}">red '
-        "outline</FONT> = changed by the call, thick outline = new, "
-        f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut</TD></TR>'
     )
+    if before_after:
+        note += (
+            f'<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0"><FONT COLOR="{RED}">red outline'
+            "</FONT> = changed by the call, thick outline = new, "
+            f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut</TD></TR>'
+        )
     return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="3">{cells}{note}</TABLE>>'
 
 
-def add_legend(graph: Graph) -> None:
+def add_legend(graph: Graph, before_after: bool = False) -> None:
     """The legend as the graph's own label, under the picture (it takes no rank of the layout)."""
-    graph.attr(label=legend_label(), labelloc="b", labeljust="l", fontsize="9")
+    graph.attr(label=legend_label(before_after), labelloc="b", labeljust="l", fontsize="9")
 
 
 def check_size(node_count: int, max_nodes: int) -> None:
