@@ -10,6 +10,7 @@ torch's "modified by an inplace operation" error, exactly as in torch. (Updating
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -40,7 +41,8 @@ class Optimizer:
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], defaults: dict) -> None:
         self.defaults = defaults
-        self.state: dict[Tensor, dict[str, Any]] = {}  # Tensor hashes by identity
+        # keyed by the parameter (tensors hash by identity); {} for one not yet stepped, as torch
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         groups = list(params)
         if not groups:
@@ -162,7 +164,7 @@ class SGD(Optimizer):
                 if group["weight_decay"] != 0:
                     grad = grad.add(param, alpha=group["weight_decay"])
                 if momentum != 0:
-                    state = self.state.setdefault(param, {})
+                    state = self.state[param]
                     buffer = state.get("momentum_buffer")
                     if buffer is None:
                         buffer = grad.detach().clone()
@@ -224,7 +226,7 @@ class Adam(Optimizer):
                 if param._grad is None:
                     continue
                 grad = param._grad if not group["maximize"] else -param._grad
-                state = self.state.setdefault(param, {})
+                state = self.state[param]
                 if not state:
                     # torch keeps the step count as a float32 tensor
                     state["step"] = tensor(0.0)

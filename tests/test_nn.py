@@ -628,3 +628,15 @@ def test_linear_errors_like_torch():
 def test_cross_entropy_with_every_sample_ignored_is_nan():
     loss = F.cross_entropy(minigrad.ones(2, 3), minigrad.tensor([-100, -100]))
     assert math.isnan(loss.item())
+
+
+def test_clip_grad_norm_scales_all_gradients_together():
+    a, b = minigrad.zeros(2, requires_grad=True), minigrad.zeros(1, requires_grad=True)
+    a.grad, b.grad = minigrad.tensor([3.0, 0.0]), minigrad.tensor([4.0])
+    frozen = minigrad.zeros(1, requires_grad=True)  # no grad: skipped
+    norm = nn.utils.clip_grad_norm_([a, b, frozen], max_norm=1.0)
+    assert norm.item() == pytest.approx(5.0)
+    assert a.grad.tolist() == pytest.approx([0.6, 0.0], rel=1e-5)
+    assert b.grad.tolist() == pytest.approx([0.8], rel=1e-5)
+    assert nn.utils.clip_grad_norm_(a, max_norm=10.0).item() == pytest.approx(0.6, rel=1e-5)
+    assert a.grad.tolist() == pytest.approx([0.6, 0.0], rel=1e-5)  # under the limit: unchanged

@@ -187,3 +187,9 @@ def test_step_with_closure_returns_loss():
 def test_repr_lists_group_settings():
     text = repr(optim.SGD([leaf([1.0])], lr=0.1))
     assert text.startswith("SGD (\nParameter Group 0\n") and "    lr: 0.1\n" in text
+
+
+def test_state_of_a_parameter_not_yet_stepped_is_empty():
+    p = leaf([1.0])
+    opt = optim.Adam([p])
+    assert opt.state[p] == {}

@@ -1,6 +1,6 @@
 """minigrad.nn: Parameter, Module, layers and losses, named and shaped like torch.nn."""
 
-from . import functional, init
+from . import functional, init, utils
 from .modules import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -41,4 +41,5 @@ __all__ = [
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]

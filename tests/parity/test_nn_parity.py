@@ -277,3 +277,17 @@ def test_leaky_relu_and_reprs():
         (nn.Identity(), torch.nn.Identity()),
     ]:
         assert repr(a) == repr(b)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf")])
+@pytest.mark.parametrize("max_norm", [0.5, 100.0])
+def test_clip_grad_norm(norm_type, max_norm):
+    grads = [RNG.normal(size=(3, 4)).astype(np.float32), RNG.normal(size=(2,)).astype(np.float32)]
+    ours = [minigrad.zeros(*g.shape, requires_grad=True) for g in grads]
+    theirs = [torch.zeros(*g.shape, requires_grad=True) for g in grads]
+    for o, t, g in zip(ours, theirs, grads, strict=True):
+        o.grad, t.grad = minigrad.tensor(g.copy()), torch.tensor(g.copy())
+    norm = nn.utils.clip_grad_norm_(ours, max_norm, norm_type)
+    close(norm, torch.nn.utils.clip_grad_norm_(theirs, max_norm, norm_type))
+    for o, t in zip(ours, theirs, strict=True):
+        close(o.grad, t.grad)
