@@ -411,3 +411,28 @@ def test_options_hide_saved_values_versions_and_storage():
     assert "saved result" not in bare.source
     assert "cluster_" not in bare.source
     assert ", v0" not in bare.source
+
+
+@needs_dot
+def test_notebook_outputs_are_svg_plus_stable_text():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cells = [
+        "import minigrad as mg\nfrom minigrad import viz\n"
+        "a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)\nout = a.sigmoid()\nc = out.detach()",
+        "viz.draw(out, names=dict(a=a, out=out, c=c))",
+        "viz.cut(lambda: c.zero_(), out, names=dict(a=a, out=out, c=c))",
+    ]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    outputs = [cell.outputs for cell in notebook.cells[1:]]
+    assert [sorted(output["data"]) for (output,) in outputs] == [
+        ["image/svg+xml", "text/plain"],
+        ["image/svg+xml", "text/plain"],
+    ]
+    assert [output["data"]["text/plain"] for (output,) in outputs] == [
+        "<minigrad.viz graph: 6 nodes, 4 edges>",
+        "<minigrad.viz comparison after c.zero_(): 3 changes>",
+    ]
