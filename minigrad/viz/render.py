@@ -178,12 +178,13 @@ class _Builder:
         placed: set[str] = set()
         if self.options.show_storage:
             for group in snap.storages:
-                members = [key for key in group.members if show_saved or not key.startswith("F")]
+                # members are tensor keys (T...) and saved-value keys (F<function>_<slot>)
+                members = [key for key in group.members if show_saved or key.startswith("T")]
                 if len(members) < 2:
                     continue
                 with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
                     box.attr(
-                        label=self.storage_label(group),
+                        label=self.storage_label(group, set(members)),
                         style="dashed,rounded",
                         color=STORAGE_COLOR,
                         fontcolor=STORAGE_COLOR,
@@ -237,7 +238,7 @@ class _Builder:
         elif isinstance(node, SavedNode):
             self.add_node(target, key, **self.saved_attrs(node, marks))
 
-    def storage_label(self, group: Any) -> str:
+    def storage_label(self, group: Any, visible: set[str]) -> str:
         """An HTML label: 'shared memory S1', then its version counter(s) and who uses them."""
         lines = [f"<B>shared memory {group.key}</B>"]
         known = [counter for counter, _ in group.counters if counter is not None]
@@ -249,7 +250,7 @@ class _Builder:
         elif self.options.show_versions:
             lines.append(_red(f"{len(group.counters)} version counters on one memory:"))
             for number, (_, keys) in enumerate(group.counters, start=1):
-                who = ", ".join(_esc(self.member_name(key)) for key in keys)
+                who = ", ".join(_esc(self.member_name(key)) for key in keys if key in visible)
                 lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
 
