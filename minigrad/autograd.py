@@ -141,7 +141,9 @@ class SavedTensor:
         self.tensor_serial = tensor._serial
         self.is_output = is_output
         self.freed = False
-        self._description = _describe_for_version_error(tensor)
+        # what the version error names: "output 0 of Sigmoid" (kept as a string, not the node,
+        # so a node that saves its own output does not point back at itself)
+        self._output_of = _output_of(tensor)
 
     @property
     def current_version(self) -> int:
@@ -155,12 +157,21 @@ class SavedTensor:
         if self.current_version != self.saved_version:
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {self._description} is at version {self.current_version}; "
+                f"inplace operation: {self._describe()} is at version {self.current_version}; "
                 f"expected version {self.saved_version} instead. Hint: the tensor was changed in "
                 "place (perhaps through a view or a detach()ed alias) after this operation saved "
                 "it; clone() it before changing it, or change it out of place."
             )
         return self.array
+
+    def _describe(self) -> str:
+        """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid,', as torch words it."""
+        kinds = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor"}
+        kind = kinds.get(self.array.dtype.name, "Tensor")
+        text = f"[minigrad.{kind} [{', '.join(str(n) for n in self.array.shape)}]]"
+        if self._output_of is None:
+            return text
+        return f"{text}, which is output 0 of {self._output_of},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True)."""
@@ -168,17 +179,12 @@ class SavedTensor:
         self.freed = True
 
 
-def _describe_for_version_error(tensor: Tensor) -> str:
-    """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid', as torch words it."""
-    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor"}.get(
-        tensor._array.dtype.name, "Tensor"
-    )
-    text = f"[minigrad.{kind} [{', '.join(str(n) for n in tensor._array.shape)}]]"
+def _output_of(tensor: Tensor) -> str | None:
+    """'Sigmoid' for an output of SigmoidBackward0, 'AsStrided' for a view, None for a leaf."""
     if tensor._base is not None:
-        return text + ", which is output 0 of AsStrided,"
-    if tensor.grad_fn is not None:
-        return text + f", which is output 0 of {tensor.grad_fn.name().removesuffix('Backward0')},"
-    return text
+        return "AsStrided"
+    node = tensor.grad_fn
+    return None if node is None else node.name().removesuffix("Backward0")
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,13 +251,13 @@ class AccumulateGrad(Node):
         leaf = self.variable
         if not leaf._requires_grad:
             return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
-        grad = np.asarray(grad, dtype=leaf._array.dtype).reshape(leaf._array.shape)
+        array = leaf._array
         if leaf._grad is None:
-            leaf._grad = Tensor._from_array(np.array(grad))  # a copy: the leaf owns its .grad
+            # a copy in the leaf's dtype and shape: the leaf owns its .grad
+            leaf._grad = Tensor._from_array(np.array(grad, dtype=array.dtype).reshape(array.shape))
         else:
-            with no_grad():
-                leaf._grad._array += grad
-                leaf._grad._version_counter.bump()
+            leaf._grad._array += np.reshape(grad, array.shape)
+            leaf._grad._version_counter.bump()
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -317,10 +323,11 @@ def run_backward(
             grad_out = buffers.pop(node, None)
             input_grads: Sequence[np.ndarray | None] = ()
             if grad_out is not None:
-                _deliver_retained_grad(node, grad_out)
+                if node._retained_output is not None:
+                    _deliver_retained_grad(node, grad_out)
                 if capture is not None and node in capture:
                     captured[node] = grad_out
-                if isinstance(node, AccumulateGrad):
+                if type(node) is AccumulateGrad:
                     if capture is None:
                         node.accumulate(grad_out)
                 else:
@@ -330,21 +337,22 @@ def run_backward(
                     continue
                 grad_in = input_grads[index] if index < len(input_grads) else None
                 if grad_in is not None:
-                    grad_in = unbroadcast(grad_in, node.input_shapes[index])
+                    shape = node.input_shapes[index]
+                    if grad_in.shape != shape:
+                        grad_in = unbroadcast(grad_in, shape)
                     previous = buffers.get(next_node)
                     buffers[next_node] = grad_in if previous is None else previous + grad_in
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:
+                remaining = dependencies[next_node] - 1
+                dependencies[next_node] = remaining
+                if remaining == 0:
                     ready.append(next_node)
-            if not retain_graph:
+            if not retain_graph and node.saved:
                 node.release_saved()
     return captured
 
 
 def _deliver_retained_grad(node: Node, grad_out: np.ndarray) -> None:
     """Fill `.grad` of a non-leaf tensor that asked for it with `retain_grad()`."""
-    if node._retained_output is None:
-        return
     tensor = node._retained_output()
     if tensor is None:
         return

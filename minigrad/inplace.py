@@ -119,8 +119,10 @@ def _rebase_history(target: Tensor, node: Node) -> None:
     from .ops import edge_to
 
     if target._base is None:
-        if target._retains_grad:
-            node._retained_output = target.grad_fn._retained_output if target.grad_fn else None
+        old = target.grad_fn
+        if old is not None and old._retained_output is not None:
+            # retain_grad() follows the tensor: its .grad is the gradient of the newest values
+            node._retained_output, old._retained_output = old._retained_output, None
         target.grad_fn = node
         return
     base = target._base

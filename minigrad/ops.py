@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .autograd import Node, is_grad_enabled
+from .autograd import Node, _GradMode, is_grad_enabled
 from .tensor import Tensor
 from .views import expand_basic_index, is_basic_index
 
@@ -27,18 +27,25 @@ from .views import expand_basic_index, is_basic_index
 
 def edge_to(tensor: Tensor) -> tuple[Node | None, int]:
     """Where a gradient for `tensor` must go: its grad_fn, its AccumulateGrad, or nowhere."""
-    if not tensor.requires_grad:
-        return (None, 0)  # the empty slot a detached input leaves behind
-    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, 0)
-    return (tensor._grad_accumulator(), 0)
+    node = tensor.grad_fn
+    if node is not None:
+        return (node, 0)
+    if tensor._requires_grad:
+        return (tensor._grad_accumulator(), 0)
+    return (None, 0)  # the empty slot a detached input leaves behind
 
 
 def run_op(node: Node, *inputs: Tensor) -> Tensor:
     """Run `node.forward(*inputs)`; when recording, make the node the output's grad_fn."""
-    node.recording = is_grad_enabled() and any(t.requires_grad for t in inputs)
+    recording = False
+    if _GradMode.enabled:
+        for tensor in inputs:
+            if tensor._requires_grad or tensor.grad_fn is not None:
+                recording = True
+                break
+    node.recording = recording
     output = Tensor._from_array(node.forward(*inputs))
-    if node.recording:
+    if recording:
         _connect(node, output, inputs)
     return output
 
@@ -53,8 +60,8 @@ def run_view_op(node: ViewNode, source: Tensor) -> Tensor:
 
 
 def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
-    node.next_functions = tuple(edge_to(t) for t in inputs)
-    node.input_shapes = tuple(t._array.shape for t in inputs)
+    node.next_functions = tuple([edge_to(t) for t in inputs])
+    node.input_shapes = tuple([t._array.shape for t in inputs])
     output.grad_fn = node
     if node.saves_result:
         node.save("result", output, is_output=True)
@@ -258,7 +265,7 @@ class PowBackward2(Node):
     def forward(self, a: Tensor) -> np.ndarray:
         integral = isinstance(self.base, int) and a._array.dtype.kind in "iub"
         dtype = np.int64 if integral else float_dtype(a)  # 2 ** int stays int, as in torch
-        return np.power(np.asarray(self.base, dtype=dtype), a._array)
+        return np.power(np.asarray(self.base, dtype=dtype), a._array.astype(dtype, copy=False))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * self.unpack("result") * np.log(self.base),)
@@ -322,11 +329,9 @@ class SigmoidBackward0(Node):
 
     def forward(self, a: Tensor) -> np.ndarray:
         x = a._array.astype(float_dtype(a), copy=False)
-        # exp of a large positive number overflows; split by sign so neither branch does
-        exp_neg_abs = np.exp(-np.abs(x))
-        return np.where(x >= 0, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs)).astype(
-            x.dtype, copy=False
-        )
+        # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
+        with np.errstate(over="ignore"):
+            return np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")
@@ -477,7 +482,7 @@ class SumBackward0(Node):
         return np.asarray(a._array.sum(dtype=dtype))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.broadcast_to(grad, self.input_shapes[0]),)
+        return (np.full(self.input_shapes[0], grad, dtype=grad.dtype),)
 
 
 class SumBackward1(Node):
@@ -954,8 +959,8 @@ def getitem(a: Tensor, key: object) -> Tensor:
             raise IndexError(str(error).replace("axis", "dimension")) from None
         return run_op(IndexBackward0(key), a)
     parts = expand_basic_index(key, a.ndim)
-    if parts == [Ellipsis] or (not parts and key is Ellipsis):
-        return run_view_op(AliasBackward0(), a)
+    if not isinstance(key, slice) and all(part == slice(None) for part in parts):
+        return run_view_op(AliasBackward0(), a)  # t[...], t[:, :]; but t[:] is a slice
     steps = [p for p in parts if p != slice(None)] or [slice(None)]
     result, dim, step_index = a, 0, 0
     for part in parts:

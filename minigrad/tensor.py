@@ -67,7 +67,7 @@ class Tensor:
             self.requires_grad_(True)
 
     def _set_fields(self, array: np.ndarray) -> None:
-        self._array: np.ndarray = array
+        self._array: np.ndarray = np.asarray(array)  # numpy scalars become 0-d arrays
         self._storage = Storage()
         self._version_counter = VersionCounter()
         self._base: Tensor | None = None
