@@ -54,8 +54,8 @@ def traced_memory_per_step(
     # blocks tracemalloc still counts as allocated: without it even the good loop seems to grow
     # by a few hundred KiB before levelling off. gc.freeze() parks every existing object where
     # the collector does not look, so collecting after each step stays cheap.
-    gc.collect()
     gc.freeze()
+    gc.collect()  # cheap once frozen: it only empties the free lists before the baseline
     started_here = not tracemalloc.is_tracing()
     if started_here:
         tracemalloc.start()
