@@ -77,7 +77,7 @@ def test_zero_through_detached_alias_makes_the_saved_result_stale():
         after c.zero_():
           out: version v0 -> v1
           c: version v0 -> v1
-          SigmoidBackward0 saved result: saved v0, now v1 -> backward will raise"""
+          SigmoidBackward0 saved result=out: saved v0, now v1 -> backward will raise"""
     )
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         out.sum().backward()
@@ -98,7 +98,7 @@ def test_data_shares_memory_but_not_the_version_counter():
     assert "shares memory but not the version counter with out" in after.summary()
     assert "2 version counters on one memory" in comparison.draw().source
     assert comparison.summary().splitlines()[-1] == (
-        "  SigmoidBackward0 saved result: memory changed through d (another version counter), "
+        "  SigmoidBackward0 saved result=out: memory changed through d (another version counter), "
         "still v0: backward will silently use the new values"
     )
 
@@ -217,7 +217,7 @@ def test_backward_frees_saved_values():
     comparison = viz.cut(lambda: loss.backward(), loss, names=dict(a=a, out=out, loss=loss))
     (saved,) = comparison.after.saved
     assert saved.freed and not saved.stale
-    assert "SigmoidBackward0 saved result: freed" in comparison.summary()
+    assert "SigmoidBackward0 saved result=out: freed" in comparison.summary()
     assert "saved: result (freed by backward)" in comparison.after.summary()
 
 

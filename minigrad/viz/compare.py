@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .model import Edge, GraphSnapshot, snapshot
+from .model import Edge, GraphSnapshot, SavedNode, snapshot
 from .render import (
     RED,
     Graph,
@@ -185,6 +185,12 @@ def _edge_name(snap: GraphSnapshot, key: str) -> str:
     return getattr(node, "label", None) or getattr(node, "name", None) or key
 
 
+def _saved_name(snap: GraphSnapshot, value: SavedNode) -> str:
+    """'SigmoidBackward0 saved result=out' (without '=out' when the owner is not drawn)."""
+    owner = f"={snap.by_key(value.tensor).name}" if value.tensor is not None else ""
+    return f"{snap.by_key(value.function).label} saved {value.slot}{owner}"
+
+
 def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
     """Compare an aligned `after` with `before` (see `align`)."""
     marks = Marks()
@@ -229,8 +235,8 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
         old_saved = before_saved.get(value.key)
         if value.stale and (old_saved is None or not old_saved.stale):
             lines.append(
-                f"{after.by_key(value.function).label} saved {value.slot}: saved "
-                f"v{value.saved_version}, now v{value.current_version} -> backward will raise"
+                f"{_saved_name(after, value)}: saved v{value.saved_version}, "
+                f"now v{value.current_version} -> backward will raise"
             )
         elif not value.stale and value.storage is not None:
             # the memory changed through an alias with its own counter (.data): no check sees it
@@ -246,12 +252,12 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
                 note(value.key, f"memory changed via {', '.join(movers)}")
                 note(value.key, "backward will NOT notice")
                 lines.append(
-                    f"{after.by_key(value.function).label} saved {value.slot}: memory changed "
-                    f"through {', '.join(movers)} (another version counter), still "
-                    f"v{value.current_version}: backward will silently use the new values"
+                    f"{_saved_name(after, value)}: memory changed through {', '.join(movers)} "
+                    f"(another version counter), still v{value.current_version}: backward will "
+                    "silently use the new values"
                 )
         if old_saved is not None and value.freed and not old_saved.freed:
-            lines.append(f"{after.by_key(value.function).label} saved {value.slot}: freed")
+            lines.append(f"{_saved_name(before, old_saved)}: freed")
 
     after_edges = {(e.src, e.dst, e.kind, e.slot) for e in after.edges}
     after_keys = set(after._index()) | {e.src for e in after.edges if e.kind == "none"}
@@ -397,7 +403,8 @@ class Comparison:
 
     def __repr__(self) -> str:
         count = len(self.changes.lines)
-        return f"<minigrad.viz comparison after {self.label}: {count} changes>"
+        noun = "change" if count == 1 else "changes"
+        return f"<minigrad.viz comparison after {self.label}: {count} {noun}>"
 
 
 def action_label(action: Callable[[], Any]) -> str:
