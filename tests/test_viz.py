@@ -289,7 +289,10 @@ def test_cut_adds_the_returned_tensor_and_reraises():
     comparison = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))
     alias = comparison.after.tensor("out.detach()")
     assert alias.storage == comparison.after.tensor("out").storage
-    assert "out.detach(): new tensor" in comparison.summary()
+    assert comparison.summary().splitlines() == [
+        "after out.detach():",
+        "  out.detach(): new tensor, leaf, no grad (shares memory + version counter with out)",
+    ]
 
     def boom():
         raise ValueError("no")

@@ -29,6 +29,7 @@ from .render import (
     check_size,
     new_graph,
 )
+from .text import sharing_note
 
 __all__ = ["Comparison", "compare", "cut", "changes", "align"]
 
@@ -205,7 +206,11 @@ def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
         old = before_tensors.get(tensor.key)
         if old is None:
             marks.new.add(tensor.key)
-            lines.append(f"{tensor.name}: new tensor")
+            if tensor.is_leaf:
+                kind = "leaf, requires_grad" if tensor.requires_grad else "leaf, no grad"
+            else:
+                kind = f"non-leaf, grad_fn={after.by_key(tensor.grad_fn).label}"
+            lines.append(f"{tensor.name}: new tensor, {kind}{sharing_note(after, tensor)}")
             continue
         facts = []
         if not old.is_leaf and tensor.is_leaf:

@@ -33,8 +33,8 @@ def saved_text(snap: GraphSnapshot, value: SavedNode) -> str:
     return f"{head} (saved v{value.saved_version}, now v{value.current_version})"
 
 
-def _sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool) -> str:
-    """What `tensor` shares with the tensors listed before it."""
+def sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool = True) -> str:
+    """' (shares memory + version counter with out)': what `tensor` shares with earlier ones."""
     earlier = []
     for other in snap.tensors:
         if other.key == tensor.key:
@@ -71,7 +71,7 @@ def tensor_line(snap: GraphSnapshot, tensor: TensorNode, width: int, counters: b
     return (
         f"  {tensor.name:<{width}}  {kind:<8}  {flag}  {tensor.dtype} {shape_text(tensor.shape)}"
         f"{view}  v{tensor.version}  storage {tensor.storage}"
-        f"{_sharing_note(snap, tensor, counters)}"
+        f"{sharing_note(snap, tensor, counters)}"
     )
 
 
