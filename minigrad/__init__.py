@@ -58,6 +58,7 @@ __all__ = [
     "autograd",
     "bool",
     "cat",
+    "data",
     "double",
     "enable_grad",
     "float",
@@ -74,9 +75,11 @@ __all__ = [
     "linspace",
     "long",
     "manual_seed",
+    "nn",
     "no_grad",
     "ones",
     "ones_like",
+    "optim",
     "rand",
     "randint",
     "randn",
@@ -88,3 +91,7 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# The subpackages, so that `minigrad.nn.Linear` works after `import minigrad`, as with torch.
+# They import the names above, so they come last.
+from . import data, nn, optim  # noqa: E402
