@@ -1,0 +1,58 @@
+"""Keep the benchmark harness from rotting: every row once, at tiny sizes (a few seconds).
+
+The figures mean nothing here; the point is that `make bench` still runs after the engine,
+nn or viz change. torch is left out because its first use alone takes seconds.
+"""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN_PY = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """benchmarks/run.py imported as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_run", RUN_PY)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["bench_run"]
+
+
+def test_smoke_run_writes_every_row(bench, tmp_path, capsys):
+    out = tmp_path / "smoke.json"
+    data = bench.main(["--smoke", "--no-install", "--without", "torch", "--json", str(out)])
+
+    assert json.loads(out.read_text()) == json.loads(json.dumps(data))
+    assert {r["row"] for r in data["results"]} == set(bench.ROWS)
+    for result in data["results"]:
+        if result["times"]:
+            assert result["median_s"] > 0
+    for key in ("cpu", "cores", "python", "numpy", "date_utc"):
+        assert data["machine"][key]
+    printed = capsys.readouterr().out
+    assert "median" in printed and "overhead" in printed
+    # the alias row's memory checks hold even at tiny sizes
+    assert "alias detach() on n=1e3: np.shares_memory = True" in data["checks"]
+    assert "alias clone() on n=1e3: np.shares_memory = False" in data["checks"]
+
+
+def test_unknown_row_is_refused(bench):
+    with pytest.raises(SystemExit, match="unknown row"):
+        bench.main(["--smoke", "--no-install", "--only", "nope"])
+
+
+def test_statistics_of_a_result(bench):
+    result = bench.Result("r", "c", "i", times=[1.0, 2.0, 3.0, 4.0, 5.0], scale=2.0)
+    stats = result.stats()
+    assert stats["median"] == 6.0
+    assert (stats["min"], stats["max"]) == (2.0, 10.0)
+    assert stats["q1"] == 4.0 and stats["q3"] == 8.0
+    assert bench.format_seconds(0.00123) == "1.23 ms"
+    assert bench.size_text(10**7) == "1e7"
