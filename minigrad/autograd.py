@@ -201,14 +201,15 @@ class Node:
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
+    # Defaults, replaced on the instance when the node is connected to the graph (run_op):
+    next_functions: tuple[tuple[Node | None, int], ...] = ()  # one edge per input
+    input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
+    recording = False  # True while forward runs as part of the graph (then `save` keeps values)
+    _retained_output: weakref.ref[Tensor] | None = None  # set by retain_grad()
 
     def __init__(self) -> None:
         self.serial = next(_node_serials)  # creation order, for stable names in pictures
-        self.next_functions: tuple[tuple[Node | None, int], ...] = ()
         self.saved: dict[str, SavedTensor] = {}
-        self.input_shapes: tuple[tuple[int, ...], ...] = ()
-        self.recording = False
-        self._retained_output: weakref.ref[Tensor] | None = None  # set by retain_grad()
 
     def name(self) -> str:
         """torch's name for this node, e.g. 'MulBackward0'."""
@@ -252,11 +253,13 @@ class AccumulateGrad(Node):
         if not leaf._requires_grad:
             return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
         array = leaf._array
+        if grad.shape != array.shape:
+            grad = grad.reshape(array.shape)
         if leaf._grad is None:
-            # a copy in the leaf's dtype and shape: the leaf owns its .grad
-            leaf._grad = Tensor._from_array(np.array(grad, dtype=array.dtype).reshape(array.shape))
+            # a copy in the leaf's dtype: the leaf owns its .grad
+            leaf._grad = Tensor._from_array(np.array(grad, dtype=array.dtype))
         else:
-            leaf._grad._array += np.reshape(grad, array.shape)
+            leaf._grad._array += grad
             leaf._grad._version_counter.bump()
 
 
@@ -383,9 +386,9 @@ def _initial_grads(
                 f"element {index} of tensors does not require grad and does not have a grad_fn"
             )
         if given is None:
-            if output.numel() != 1:
+            if output._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            start = np.ones(output.shape, dtype=output._array.dtype)
+            start = np.ones(output._array.shape, dtype=output._array.dtype)
         else:
             start = np.asarray(given._array if hasattr(given, "_array") else given)
             if start.shape != output._array.shape:

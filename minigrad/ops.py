@@ -90,6 +90,8 @@ def float_dtype(*tensors: Tensor) -> np.dtype:
 def check_broadcast(a: Tensor, b: Tensor) -> None:
     """Raise torch's error when two shapes cannot be broadcast together."""
     shape_a, shape_b = a._array.shape, b._array.shape
+    if shape_a == shape_b:
+        return
     for offset in range(1, min(len(shape_a), len(shape_b)) + 1):
         size_a, size_b = shape_a[-offset], shape_b[-offset]
         if size_a != size_b and size_a != 1 and size_b != 1:
@@ -331,7 +333,7 @@ class SigmoidBackward0(Node):
         x = a._array.astype(float_dtype(a), copy=False)
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
         with np.errstate(over="ignore"):
-            return np.asarray(1 / (1 + np.exp(-x)), dtype=x.dtype)
+            return 1 / (1 + np.exp(-x))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")

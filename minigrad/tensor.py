@@ -70,15 +70,18 @@ class Tensor:
         self._array: np.ndarray = np.asarray(array)  # numpy scalars become 0-d arrays
         self._storage = Storage()
         self._version_counter = VersionCounter()
-        self._base: Tensor | None = None
-        self._view_of: Callable[[np.ndarray], np.ndarray] | None = None  # base array -> ours
-        self._view_version = 0  # version of the memory when a view's grad_fn was made
-        self._grad_fn: Node | None = None
-        self._requires_grad = False
-        self._grad: Tensor | None = None
-        self._retains_grad = False
-        self._accumulator: weakref.ref[AccumulateGrad] | None = None
         self._serial = next(_tensor_serials)  # creation order, for stable names in pictures
+
+    # The other fields start with these class-level defaults (a plain leaf that needs no
+    # grad) and are set on the instance only when they differ: fewer writes per new tensor.
+    _base: Tensor | None = None  # for a view: the root tensor whose memory it looks at
+    _view_of: Callable[[np.ndarray], np.ndarray] | None = None  # for a view: base array -> ours
+    _view_version = 0  # for a view: version of the memory when its grad_fn was made
+    _grad_fn: Node | None = None  # see the grad_fn property
+    _requires_grad = False  # the flag of a leaf (a non-leaf requires grad through its grad_fn)
+    _grad: Tensor | None = None  # see the grad property
+    _retains_grad = False  # retain_grad() was called
+    _accumulator: weakref.ref[AccumulateGrad] | None = None  # this leaf's node, held weakly
 
     # ---- construction helpers used by the engine ------------------------------------------
 
