@@ -1,0 +1,275 @@
+"""The checks behind notebook 09: right answers are praised, wrong ones get specific feedback.
+
+`notebooks/course_checks.py` is imported the way the notebook kernel imports it (its folder on
+sys.path). Every check must print and return, never raise, whatever the learner's code does.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad import nn, optim
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
+import course_checks as check  # noqa: E402  (found through the sys.path entry above)
+
+
+def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]:
+    """Call a check; return what it returned and what it printed (line breaks as spaces)."""
+    result = function(*args)
+    return result, " ".join(capsys.readouterr().out.split())
+
+
+# ---- predict, then run ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "function,right,wrong,phrase",
+    [
+        (check.check_version, 1, 0, "shares out's version"),
+        (check.check_numpy_error, "B", "A", "recommended fix"),
+        (check.check_numpy_error, "b", "C", "tolist() works"),
+        (check.check_data_zero, "B", "A", "no error is raised"),
+        (check.check_data_zero, "B", "C", "saved output"),
+        (check.check_new_leaf, {"c"}, {"a", "c"}, "a and out get nothing"),
+        (check.check_new_leaf, ["c"], {"a"}, "c does get a gradient"),
+    ],
+)
+def test_predictions(capsys, function, right, wrong, phrase) -> None:
+    ok, text = run(capsys, function, right)
+    assert ok is True and text.count("Well done!") == 1 and "Not yet" not in text
+    ok, text = run(capsys, function, wrong)
+    assert ok is False and "Not yet:" in text and phrase in text
+    assert "Ran it:" in text  # the check also shows what really happens
+
+
+@pytest.mark.parametrize(
+    "function",
+    [check.check_version, check.check_numpy_error, check.check_data_zero, check.check_new_leaf],
+)
+@pytest.mark.parametrize("answer", [None, "nonsense", 3.5, object()])
+def test_unanswered_or_malformed_predictions_never_raise(capsys, function, answer) -> None:
+    ok, text = run(capsys, function, answer)
+    assert ok is False
+    assert "No answer yet" in text or "Not yet" in text
+
+
+# ---- loop 1: loss accumulation --------------------------------------------------------------
+
+
+def epoch_keeping_graphs(model, opt, batches):
+    total = 0.0
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total = total + loss
+    return total / len(batches)
+
+
+def epoch_with_item(model, opt, batches):
+    total = 0.0
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    return total / len(batches)
+
+
+def test_loss_accumulation(capsys) -> None:
+    ok, text = run(capsys, check.check_loss_accumulation, epoch_keeping_graphs)
+    assert not ok and "grad_fn" in text and "4 MseLossBackward0 nodes" in text
+    assert "loss.item()" in text
+    ok, text = run(capsys, check.check_loss_accumulation, epoch_with_item)
+    assert ok and "Well done!" in text
+
+
+def test_loss_accumulation_wrong_value(capsys) -> None:
+    ok, text = run(capsys, check.check_loss_accumulation, lambda model, opt, batches: 0.0)
+    assert not ok and "mean loss over the epoch" in text
+
+
+# ---- loop 2: weight decay through .data -----------------------------------------------------
+
+
+def step_through_data(w, x, y, lr=0.1):
+    loss = ((x * w - y) ** 2).mean() + (w**2).sum()
+    w.data.mul_(0.9)
+    loss.backward()
+    with mg.no_grad():
+        w.sub_(lr * w.grad)
+    return loss.item()
+
+
+def step_no_grad_too_early(w, x, y, lr=0.1):
+    loss = ((x * w - y) ** 2).mean() + (w**2).sum()
+    with mg.no_grad():
+        w.mul_(0.9)
+    loss.backward()
+    with mg.no_grad():
+        w.sub_(lr * w.grad)
+    return loss.item()
+
+
+def step_fixed(w, x, y, lr=0.1):
+    loss = ((x * w - y) ** 2).mean() + (w**2).sum()
+    loss.backward()
+    with mg.no_grad():
+        w.sub_(lr * w.grad)
+        w.mul_(0.9)
+    return loss.item()
+
+
+def step_without_decay(w, x, y, lr=0.1):
+    loss = ((x * w - y) ** 2).mean() + (w**2).sum()
+    loss.backward()
+    with mg.no_grad():
+        w.sub_(lr * w.grad)
+    return loss.item()
+
+
+def test_weight_decay(capsys) -> None:
+    ok, text = run(capsys, check.check_weight_decay, step_through_data)
+    assert not ok and "w.grad is" in text and ".data" in text
+    ok, text = run(capsys, check.check_weight_decay, step_no_grad_too_early)
+    assert not ok and "version check caught" in text
+    ok, text = run(capsys, check.check_weight_decay, step_without_decay)
+    assert not ok and "shrink is gone" in text
+    ok, text = run(capsys, check.check_weight_decay, step_fixed)
+    assert ok and "Well done!" in text
+
+
+# ---- loop 3: GAN discriminator step ---------------------------------------------------------
+
+
+def d_step_without_detach(G, D, opt_D, real, z):
+    bce = nn.BCEWithLogitsLoss()
+    fake = G(z)
+    opt_D.zero_grad()
+    loss = bce(D(real), mg.ones(16, 1)) + bce(D(fake), mg.zeros(16, 1))
+    loss.backward()
+    opt_D.step()
+    return fake
+
+
+def d_step_with_detach(G, D, opt_D, real, z):
+    bce = nn.BCEWithLogitsLoss()
+    fake = G(z)
+    opt_D.zero_grad()
+    loss = bce(D(real), mg.ones(16, 1)) + bce(D(fake.detach()), mg.zeros(16, 1))
+    loss.backward()
+    opt_D.step()
+    return fake
+
+
+def d_step_fake_detached_for_good(G, D, opt_D, real, z):
+    bce = nn.BCEWithLogitsLoss()
+    fake = G(z).detach()
+    opt_D.zero_grad()
+    (bce(D(real), mg.ones(16, 1)) + bce(D(fake), mg.zeros(16, 1))).backward()
+    opt_D.step()
+    return fake
+
+
+def test_gan_d_step(capsys) -> None:
+    ok, text = run(capsys, check.check_gan_d_step, d_step_without_detach)
+    assert not ok and "G.weight.grad is tensor" in text and "fake.detach()" in text
+    ok, text = run(capsys, check.check_gan_d_step, d_step_fake_detached_for_good)
+    assert not ok and "no grad_fn" in text
+    ok, text = run(capsys, check.check_gan_d_step, d_step_with_detach)
+    assert ok and "Well done!" in text
+
+
+# ---- loop 4: logging weights ----------------------------------------------------------------
+
+
+def make_recorder(take):
+    def record_weights(w):
+        opt = optim.SGD([w], lr=0.1)
+        history = []
+        for _ in range(3):
+            loss = ((w - 2.0) ** 2).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            history.append(take(w))
+        return history
+
+    return record_weights
+
+
+def test_weight_log(capsys) -> None:
+    ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.numpy()))
+    assert not ok and "detach().numpy()" in text
+    ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.detach().numpy()))
+    assert not ok and "shares memory" in text and ".copy()" in text
+    ok, text = run(
+        capsys, check.check_weight_log, make_recorder(lambda w: w.detach().numpy().copy())
+    )
+    assert ok and "Well done!" in text
+    ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.item()))
+    assert ok
+
+
+# ---- loop 5: truncated BPTT -----------------------------------------------------------------
+
+
+def make_rnn_trainer(before_chunk, retain_graph=False):
+    def train_rnn(cell, readout, opt, xs, ys, chunk=5):
+        h = mg.zeros(1, cell.hidden_size)
+        losses = []
+        for start in range(0, xs.shape[0], chunk):
+            h = before_chunk(h)
+            loss = 0.0
+            for t in range(start, start + chunk):
+                h = cell(xs[t : t + 1], h)
+                loss = loss + F.mse_loss(readout(h), ys[t : t + 1])
+            opt.zero_grad()
+            loss.backward(retain_graph=retain_graph)
+            opt.step()
+            losses.append(loss.item())
+        return losses
+
+    return train_rnn
+
+
+def test_tbptt(capsys) -> None:
+    ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: h))
+    assert not ok and "second time" in text and "h = h.detach()" in text
+    ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: h, retain_graph=True))
+    assert not ok and "retain_graph=True" in text
+    ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: mg.zeros(1, 4)))
+    assert not ok and "zeros" in text
+    ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: h.detach()))
+    assert ok and "Well done!" in text
+
+
+# ---- never raising --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        check.check_loss_accumulation,
+        check.check_weight_decay,
+        check.check_gan_d_step,
+        check.check_weight_log,
+        check.check_tbptt,
+    ],
+)
+def test_loop_checks_report_any_error_instead_of_raising(capsys, function) -> None:
+    def broken(*args, **kwargs):
+        raise ValueError("oops")
+
+    ok, text = run(capsys, function, broken)
+    assert ok is False and "ValueError: oops" in text
+    ok, text = run(capsys, function, None)  # not even a function
+    assert ok is False and "Not yet" in text
