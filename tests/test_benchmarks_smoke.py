@@ -42,6 +42,10 @@ def test_smoke_run_writes_every_row(bench, tmp_path, capsys):
     assert "alias detach() on n=1e3: np.shares_memory = True" in data["checks"]
     assert "alias clone() on n=1e3: np.shares_memory = False" in data["checks"]
 
+    section = bench.markdown(data)
+    assert section.startswith("## Performance")
+    assert section.count("\n| overhead |") == 8
+
 
 def test_unknown_row_is_refused(bench):
     with pytest.raises(SystemExit, match="unknown row"):
