@@ -22,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,9 @@ class LabServer:
     root: Path
     log_path: Path
     process: subprocess.Popen[bytes] = field(repr=False)
+    # Shutting a kernel down takes a second or more; tests hand that to a background thread.
+    _deleter: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1), repr=False)
+    _pending: list[Future[None]] = field(default_factory=list, repr=False)
 
     def api(self, method: str, path: str) -> Any:
         """Call the server's REST API; returns the decoded JSON body (None when empty)."""
@@ -135,6 +139,22 @@ class LabServer:
                 except urllib.error.HTTPError as err:
                     if err.code != 404:  # already gone is fine
                         raise
+
+    def delete_sessions_soon(self, notebook: str) -> None:
+        """Shut one notebook's sessions down in the background (see finish_deletions)."""
+        self._pending.append(self._deleter.submit(self.delete_sessions, notebook))
+
+    def finish_deletions(self) -> list[str]:
+        """Wait for the background deletions; returns the errors they met."""
+        errors = []
+        for future in self._pending:
+            try:
+                future.result(timeout=API_TIMEOUT * 2)
+            except Exception as err:  # reported by the caller; the server stops anyway
+                errors.append(repr(err))
+        self._pending.clear()
+        self._deleter.shutdown(wait=False, cancel_futures=True)
+        return errors
 
     def log_tail(self, lines: int = 40) -> str:
         """The last lines of the server's log, for failure messages."""
@@ -215,6 +235,7 @@ def _start_server(base: Path, root: Path) -> LabServer:
 def _stop_server(server: LabServer) -> None:
     """Stop kernels and server: ask politely, then kill whatever is left."""
     process = server.process
+    server.finish_deletions()
     if process.poll() is None:
         try:
             server.delete_sessions()
@@ -320,8 +341,13 @@ class NotebookPages:
 
     def open(self, notebook: str) -> tuple[Any, bool]:
         """A page showing the notebook, and whether it was opened ahead of time."""
-        early = self._early.pop(notebook, None)
-        return (early, True) if early is not None else (self._new_page(notebook), False)
+        page = self._early.pop(notebook, None)
+        early = page is not None
+        if page is None:
+            page = self._new_page(notebook)
+        # Scripts may only be evaluated once the notebook's document replaced the blank page.
+        page.wait_for_load_state("domcontentloaded")
+        return page, early
 
     def open_next(self, notebook: str) -> None:
         """Start opening the notebook that this session tests after `notebook`, if any."""

@@ -16,6 +16,20 @@ window.labTest = {
     return null;
   },
 
+  // Poll labTest[helper](path) inside the page until it equals `want` (compared as JSON) or
+  // timeoutMs pass; resolves to the last value. Polling here costs no round trips to Python.
+  async waitFor(helper, path, want, timeoutMs) {
+    const wanted = JSON.stringify(want);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = this[helper](path);
+      if (JSON.stringify(value) === wanted || Date.now() >= deadline) {
+        return value;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  },
+
   // Text of an open dialog (e.g. "Select Kernel"), which would otherwise block silently.
   dialogText() {
     const dialog = document.querySelector(".jp-Dialog");
@@ -47,33 +61,53 @@ window.labTest = {
     return kernel.status === "idle" ? "ready" : `kernel ${kernel.status}`;
   },
 
-  // Run every cell through the same command as the menu's Run All. Resolves to "done" when the
-  // command finished (whether or not a cell raised) or to "timeout" after timeoutMs.
+  // Clear all outputs, then run every cell with the same command as the menu's Run All, and
+  // wait until the run is over or timeoutMs pass. Resolves to {outcome: "done" | "timeout",
+  // running, notRun} (cell indexes). The command's own promise is not used: in JupyterLab 4.6
+  // it resolved while later cells were still waiting their turn (measured).
   async runAll(path, timeoutMs) {
     const app = window.jupyterapp;
     const panel = this.panel(path);
     app.shell.activateById(panel.id);
-    const run = app.commands.execute("notebook:run-all-cells").then(() => "done");
-    const timer = new Promise((resolve) => setTimeout(() => resolve("timeout"), timeoutMs));
-    return Promise.race([run, timer]);
+    // Cleared first, so every output and execution count checked afterwards is from this run.
+    await app.commands.execute("notebook:clear-all-cell-outputs");
+    app.commands.execute("notebook:run-all-cells");
+    const deadline = Date.now() + timeoutMs;
+    let quietSince = null;
+    for (;;) {
+      const state = this.runState(path);
+      const quiet = state.kernel === "idle" && state.running.length === 0;
+      quietSince = quiet ? (quietSince ?? Date.now()) : null;
+      // Finished: every cell ran; or nothing has moved for 2 s (Run All stops at an error, and
+      // the kernel is briefly idle between two cells, hence the wait).
+      if (quiet && (state.notRun.length === 0 || Date.now() - quietSince >= 2000)) {
+        return { outcome: "done", ...state };
+      }
+      if (Date.now() >= deadline) {
+        return { outcome: "timeout", ...state };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   },
 
-  // Indexes of cells whose prompt still shows [*] (running or queued).
-  busyCells(path) {
+  // Kernel status, code cells running now, and non-empty code cells without an execution count.
+  // (JupyterLab does not execute a code cell whose source is blank.)
+  runState(path) {
     const panel = this.panel(path);
-    const busy = [];
+    const running = [];
+    const notRun = [];
     panel.content.widgets.forEach((cell, index) => {
-      const prompt = cell.node.querySelector(".jp-InputPrompt");
-      if (prompt && prompt.textContent.includes("*")) {
-        busy.push(index);
+      if (cell.model.type !== "code") {
+        return;
+      }
+      if (cell.model.executionState === "running") {
+        running.push(index);
+      } else if (cell.model.executionCount === null && cell.model.sharedModel.getSource().trim()) {
+        notRun.push(index);
       }
     });
-    return busy;
-  },
-
-  kernelStatus(path) {
-    const kernel = this.panel(path).sessionContext.session?.kernel;
-    return kernel ? kernel.status : "no kernel";
+    const kernel = panel.sessionContext.session?.kernel;
+    return { kernel: kernel ? kernel.status : "no kernel", running, notRun };
   },
 
   async interrupt(path) {
@@ -97,6 +131,7 @@ window.labTest = {
         );
       return {
         type: model.cell_type,
+        blank: cell.model.sharedModel.getSource().trim() === "",
         executionCount: model.execution_count ?? null,
         errors: outputs
           .filter((output) => output.output_type === "error")
@@ -122,10 +157,14 @@ window.labTest = {
 
   // Prepare a whole-notebook screenshot: hide the side panels and report how much taller the
   // window must be for the notebook to fit without scrolling inside its panel.
-  screenshotLayout(path) {
+  async screenshotLayout(path) {
     const app = window.jupyterapp;
     app.shell.collapseLeft();
     app.shell.collapseRight();
+    // The notebook gets wider, so its text wraps less: let two frames pass before measuring.
+    for (let frame = 0; frame < 2; frame++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
     const content = this.panel(path).content;
     // The cells scroll inside the notebook's windowed-panel container, not in the page.
     const scroller = content.node.querySelector(".jp-WindowedPanel-outer") || content.node;
