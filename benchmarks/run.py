@@ -19,7 +19,8 @@ Options:
   --without PEER leave out torch or micrograd (as if not installed)
 
 The garbage collector stays on during timing (unlike `timeit`): a training loop in a notebook
-runs with it, and an engine whose graph forms reference cycles pays for it there.
+runs with it, and an engine whose graph forms reference cycles pays for it there. torch runs on
+one thread, as numpy's elementwise operations do.
 """
 
 from __future__ import annotations
@@ -280,7 +281,7 @@ def row_overhead(ctx: Context) -> list[Result]:
 
     results = []
     for shape in ((3,), (64, 64)):
-        case = f"shape {shape}".replace(",)", ")")
+        case = f"shape {shape}"
         a_np, b_np = random_pair(ctx.rng, shape)
 
         a = mg.tensor(a_np, requires_grad=True)
@@ -926,7 +927,7 @@ def ratios(results: Sequence[Result]) -> dict[str, float]:
         if a is not None and b is not None:
             out[label] = a.stats()["median"] / b.stats()["median"]
 
-    for shape in ("(3)", "(64, 64)"):
+    for shape in ("(3,)", "(64, 64)"):
         ratio(
             f"overhead {shape}: minigrad / torch", "overhead", f"shape {shape}", "minigrad", "torch"
         )
@@ -988,33 +989,108 @@ def table(results: Sequence[Result]) -> str:
     return "\n".join(text)
 
 
+def summary_lines(data: dict[str, Any]) -> list[str]:
+    """The short table: one line per question, one column per implementation (medians)."""
+    results = data["results"]
+
+    def median(row: str, case: str, impl: str, note: str = "") -> str:
+        for r in results:
+            if (r["row"], r["case"], r["impl"]) == (row, case, impl) and note in r["note"]:
+                if r["times"]:
+                    return format_seconds(r["median_s"])
+                return f"> {RENDER_TIMEOUT:.0f} s" if "took over" in r["note"] else "-"
+        return "-"
+
+    def cases(row: str) -> list[str]:
+        return list(dict.fromkeys(r["case"] for r in results if r["row"] == row))
+
+    lines = [
+        "| measured (median) | minigrad | torch 2.13 eager | numpy floor | micrograd |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for case in cases("overhead"):
+        lines.append(
+            f"| `(a*b + a).sigmoid().sum()` fwd+bwd, {case.replace('shape ', '')} "
+            f"| {median('overhead', case, 'minigrad')} | {median('overhead', case, 'torch')} "
+            f"| {median('overhead', case, 'numpy', 'fwd only')} (fwd only) | |"
+        )
+    for case in cases("large"):
+        lines.append(
+            f"| same, {case.removeprefix('n=')} elements | {median('large', case, 'minigrad')} "
+            f"| {median('large', case, 'torch')} | {median('large', case, 'numpy')} | |"
+        )
+    for case in cases("alias"):
+        if not case.endswith("n=10"):
+            lines.append(
+                f"| `{case.split(' n=')[0]}`, {case.split(' n=')[-1]} elements "
+                f"| {median('alias', case, 'minigrad')} | {median('alias', case, 'torch')} "
+                f"| {median('alias', case, 'numpy')} | |"
+            )
+    for case in cases("mlp"):
+        lines.append(
+            f"| MLP training step 2-64-1, {case} | {median('mlp', case, 'minigrad')} "
+            f"| {median('mlp', case, 'torch')} | "
+            f"| {median('mlp', case, 'micrograd', 'gc on')} "
+            f"({median('mlp', case, 'micrograd', 'gc off')} with gc off), scaled from a smaller "
+            "batch |"
+        )
+    for case in cases("chain"):
+        lines.append(
+            f"| chain of {case}: build / backward "
+            f"| {median('chain', case, 'minigrad', 'forward')} / "
+            f"{median('chain', case, 'minigrad', 'backward')} "
+            f"| {median('chain', case, 'torch', 'forward')} / "
+            f"{median('chain', case, 'torch', 'backward')} | | |"
+        )
+    for case in cases("viz"):
+        lines.append(
+            f"| `viz.draw` / render to SVG, {case} | {median('viz', case, 'minigrad', 'build')} / "
+            f"{median('viz', case, 'minigrad', 'render')} | | | |"
+        )
+    for r in results:
+        if r["row"] == "course":
+            figure = format_seconds(r["median_s"]) if r["times"] else "-"
+            lines.append(f"| whole course through nbval ({r['case']}) | {figure} | | | |")
+    return lines
+
+
 def markdown(data: dict[str, Any]) -> str:
-    """A 'Performance' section for a README, from the JSON that a run wrote."""
+    """A short 'Performance' section for a README, then every row, from a run's JSON."""
     m = data["machine"]
     load = m.get("load_average_at_start") or [float("nan")]
+    peers = f"torch {m['torch']} (one thread)" if m["torch"] else "no torch"
     lines = [
         "## Performance",
         "",
-        f"`make bench`, {m['date_utc']} UTC, mode {data['mode']}: {m['cpu']}, {m['cores']} cores, "
-        f"Python {m['python']}, numpy {m['numpy']}, "
-        + (f"torch {m['torch']} (one thread), " if m["torch"] else "no torch, ")
-        + f"micrograd {m['micrograd']}, {m['graphviz_dot']}; minigrad at {m['minigrad_commit']}; "
-        f"load average {load[0]:.1f} at the start (above {m['cores']} means other work shared "
-        "the machine). Median of repeated runs; IQR is the middle half of the runs.",
+        f"Measured by `make bench` on {m['date_utc']} UTC: {m['cpu']}, {m['cores']} cores, "
+        f"Python {m['python']}, numpy {m['numpy']}, {peers}, micrograd {m['micrograd']}, "
+        f"Graphviz {m['graphviz_dot']}; minigrad at commit {m['minigrad_commit']}. "
+        f"Load average {load[0]:.1f} at the start: other work was sharing the machine."
+        if load[0] > m["cores"]
+        else f"Load average {load[0]:.1f} at the start (an otherwise quiet machine).",
         "",
-        "| row | case | impl | median | IQR | note |",
-        "| --- | --- | --- | ---: | --- | --- |",
+        *summary_lines(data),
+        "",
+        "Ratios from the same run (median / median):",
+        "",
+        *[f"- {label}: {value:.2f}x" for label, value in data["ratios"].items()],
+        "",
+        "### Every row",
+        "",
+        "| row | case | impl | median | IQR (q1 - q3) | runs | note |",
+        "| --- | --- | --- | ---: | --- | --- | --- |",
     ]
     for r in data["results"]:
         if r["times"]:
             median = format_seconds(r["median_s"])
             iqr = f"{format_seconds(r['q1_s'])} - {format_seconds(r['q3_s'])}"
+            runs = f"{r['repeats']}x{r['number']}"
         else:
-            median = iqr = "-"
+            median = iqr = runs = "-"
         note = r["note"].replace("|", "/")
-        lines.append(f"| {r['row']} | {r['case']} | {r['impl']} | {median} | {iqr} | {note} |")
-    lines += ["", "Ratios (median / median):", ""]
-    lines += [f"- {label}: {value:.2f}x" for label, value in data["ratios"].items()]
+        lines.append(
+            f"| {r['row']} | {r['case']} | {r['impl']} | {median} | {iqr} | {runs} | {note} |"
+        )
     lines += ["", "Checks printed by the same run:", ""]
     lines += [f"- {line}" for line in data["checks"]]
     return "\n".join(lines) + "\n"
