@@ -1,9 +1,10 @@
 """Automatic checks for notebook 09 (exercises): friendly, specific feedback, never an exception.
 
 Each `check_*` function takes the learner's answer (a prediction, or the function they repaired),
-runs the scenario itself with minigrad, prints what it found and why, and returns True when the
-exercise is solved. It never raises: an unsolved exercise prints a "Not yet" message with a hint,
-so the exercises notebook runs top to bottom in any state.
+runs the scenario itself with minigrad and prints what it found and why: "Well done! ..." when
+the exercise is solved, otherwise "Not yet: ..." with a hint. It returns None (so a check cell
+shows only the printed feedback) and never raises, so the exercises notebook runs top to bottom
+in any state.
 
 The checks seed minigrad's generator (`minigrad.manual_seed`) so their numbers are reproducible.
 """
@@ -43,7 +44,7 @@ def _say(text: str) -> None:
 
 
 def _solved(text: str) -> bool:
-    _say("Well done! " + text)
+    _say("Well done! " + text[:1].upper() + text[1:])
     return True
 
 
@@ -52,15 +53,15 @@ def _not_yet(text: str, hint: str | None = None) -> bool:
     return False
 
 
-def _never_raises(check: Callable[..., bool]) -> Callable[..., bool]:
-    """Turn any unexpected exception inside a check into a printed message (and False)."""
+def _never_raises(check: Callable[..., bool]) -> Callable[..., None]:
+    """Print feedback only: any unexpected exception inside a check becomes a message too."""
 
     @functools.wraps(check)
-    def wrapper(*args: Any, **kwargs: Any) -> bool:
+    def wrapper(*args: Any, **kwargs: Any) -> None:
         try:
-            return bool(check(*args, **kwargs))
+            check(*args, **kwargs)
         except Exception as error:  # the learner's code may fail in any way; report, not raise
-            return _not_yet(
+            _not_yet(
                 f"running your code raised {type(error).__name__}: {error}",
                 "read the message, fix the cell above, run it again, then re-run this check.",
             )
@@ -83,8 +84,10 @@ def _letter(prediction: Any) -> str | None:
 
 def _unanswered(prediction: Any, example: str) -> bool:
     if prediction is None or prediction is Ellipsis:
-        _say(f"No answer yet: replace `None` in the cell above with your prediction ({example}),")
-        _say("run that cell, then run this one.")
+        _say(
+            f"No answer yet: replace `None` in the cell above with your prediction ({example}), "
+            "run that cell, then run this one."
+        )
         return True
     return False
 
@@ -339,7 +342,7 @@ def check_weight_decay(train_step: Callable[..., Any]) -> bool:
         return _not_yet(
             f"w.grad is {grad:.4f}, but the gradient of the loss at the weights the forward pass "
             f"used (w = {w0}) is {right:.4f}. The w.data.mul_(0.9) ran between forward and "
-            "backward, so the backward of w ** 2 read the shrunken w. No error, because changes "
+            "backward, so the backward of w**2 read the shrunken w. No error, because changes "
             "through .data are not counted on w's version counter.",
             "call loss.backward() first, then shrink and step under `with mg.no_grad():`.",
         )

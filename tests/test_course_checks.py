@@ -20,9 +20,12 @@ import course_checks as check  # noqa: E402  (found through the sys.path entry a
 
 
 def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]:
-    """Call a check; return what it returned and what it printed (line breaks as spaces)."""
-    result = function(*args)
-    return result, " ".join(capsys.readouterr().out.split())
+    """Call a check; return whether it said "solved" and what it printed (lines joined)."""
+    assert function(*args) is None  # a check cell shows only the printed feedback
+    text = " ".join(capsys.readouterr().out.split())
+    solved = "Well done!" in text
+    assert solved != ("Not yet" in text or "No answer yet" in text)
+    return solved, text
 
 
 # ---- predict, then run ----------------------------------------------------------------------
@@ -42,7 +45,7 @@ def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]
 )
 def test_predictions(capsys, function, right, wrong, phrase) -> None:
     ok, text = run(capsys, function, right)
-    assert ok is True and text.count("Well done!") == 1 and "Not yet" not in text
+    assert ok and text.count("Well done!") == 1 and "Not yet" not in text
     ok, text = run(capsys, function, wrong)
     assert ok is False and "Not yet:" in text and phrase in text
     assert "Ran it:" in text  # the check also shows what really happens
