@@ -53,6 +53,16 @@ class Size(tuple):
         return int(np.prod(self))
 
 
+def _comparison(compare: np.ufunc) -> Callable[[Tensor, object], Tensor]:
+    """A comparison method (`==`, `<`, ...): elementwise, a bool tensor, never recorded."""
+
+    def method(self: Tensor, other: object) -> Tensor:
+        return Tensor._from_array(compare(self._array, self._wrap(other)._array))
+
+    method.__doc__ = f"Elementwise {compare.__name__}, as a bool tensor (not recorded)."
+    return method
+
+
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
@@ -422,51 +432,6 @@ class Tensor:
 
     # ---- arithmetic (out of place) ------------------------------------------------------------
 
-    def __add__(self, other: object) -> Tensor:
-        return ops.add(self, self._wrap(other))
-
-    def __radd__(self, other: object) -> Tensor:
-        return ops.add(self, self._wrap(other))
-
-    def __sub__(self, other: object) -> Tensor:
-        return ops.sub(self, self._wrap(other))
-
-    def __rsub__(self, other: object) -> Tensor:
-        if isinstance(other, numbers.Number):
-            return ops.run_op(ops.RsubBackward1(other), self)
-        return ops.sub(self._wrap(other), self)
-
-    def __mul__(self, other: object) -> Tensor:
-        return ops.mul(self, self._wrap(other))
-
-    def __rmul__(self, other: object) -> Tensor:
-        return ops.mul(self, self._wrap(other))
-
-    def __truediv__(self, other: object) -> Tensor:
-        return ops.div(self, self._wrap(other))
-
-    def __rtruediv__(self, other: object) -> Tensor:
-        if isinstance(other, numbers.Number):  # torch: number / t is reciprocal(t) * number
-            return ops.mul(self.reciprocal(), self._wrap(other))
-        return ops.div(self._wrap(other), self)
-
-    def __pow__(self, exponent: object) -> Tensor:
-        return self.pow(exponent)
-
-    def __rpow__(self, base: object) -> Tensor:
-        if isinstance(base, numbers.Number):
-            return ops.run_op(ops.PowBackward2(base), self)
-        return self._wrap(base).pow(self)
-
-    def __matmul__(self, other: Tensor) -> Tensor:
-        return ops.matmul(self, self._wrap(other))
-
-    def __rmatmul__(self, other: Tensor) -> Tensor:
-        return ops.matmul(self._wrap(other), self)
-
-    def __neg__(self) -> Tensor:
-        return ops.run_op(ops.NegBackward0(), self)
-
     def add(self, other: object, alpha: float = 1) -> Tensor:
         """self + alpha * other."""
         return ops.add(self, self._wrap(other), alpha)
@@ -492,6 +457,33 @@ class Tensor:
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product (1-D and 2-D)."""
         return ops.matmul(self, self._wrap(other))
+
+    # `2 + t` records the same graph as `t + 2` in torch, so the reflected forms of the
+    # symmetric operators are the same methods
+    __add__ = __radd__ = add
+    __mul__ = __rmul__ = mul
+    __sub__, __truediv__, __pow__, __matmul__ = sub, div, pow, matmul
+
+    def __rsub__(self, other: object) -> Tensor:
+        if isinstance(other, numbers.Number):
+            return ops.run_op(ops.RsubBackward1(other), self)
+        return ops.sub(self._wrap(other), self)
+
+    def __rtruediv__(self, other: object) -> Tensor:
+        if isinstance(other, numbers.Number):  # torch: number / t is reciprocal(t) * number
+            return ops.mul(self.reciprocal(), self._wrap(other))
+        return ops.div(self._wrap(other), self)
+
+    def __rpow__(self, base: object) -> Tensor:
+        if isinstance(base, numbers.Number):
+            return ops.run_op(ops.PowBackward2(base), self)
+        return self._wrap(base).pow(self)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return ops.matmul(self._wrap(other), self)
+
+    def __neg__(self) -> Tensor:
+        return ops.run_op(ops.NegBackward0(), self)
 
     def reciprocal(self) -> Tensor:
         """1 / self."""
@@ -521,30 +513,10 @@ class Tensor:
 
     # ---- comparisons (never recorded) -------------------------------------------------------
 
-    def _compare(self, other: object, compare: Callable) -> Tensor:
-        return Tensor._from_array(compare(self._array, self._wrap(other)._array))
-
-    def __eq__(self, other: object) -> Tensor:  # type: ignore[override]
-        return self._compare(other, np.equal)
-
-    def __ne__(self, other: object) -> Tensor:  # type: ignore[override]
-        return self._compare(other, np.not_equal)
-
-    def __lt__(self, other: object) -> Tensor:
-        return self._compare(other, np.less)
-
-    def __le__(self, other: object) -> Tensor:
-        return self._compare(other, np.less_equal)
-
-    def __gt__(self, other: object) -> Tensor:
-        return self._compare(other, np.greater)
-
-    def __ge__(self, other: object) -> Tensor:
-        return self._compare(other, np.greater_equal)
-
-    def eq(self, other: object) -> Tensor:
-        """Elementwise ==, as a bool tensor."""
-        return self == other
+    __eq__ = eq = _comparison(np.equal)  # type: ignore[assignment]
+    __ne__ = _comparison(np.not_equal)  # type: ignore[assignment]
+    __lt__, __le__ = _comparison(np.less), _comparison(np.less_equal)
+    __gt__, __ge__ = _comparison(np.greater), _comparison(np.greater_equal)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Index of the maximum (of all elements, or along `dim`); not differentiable."""
@@ -716,17 +688,7 @@ class Tensor:
             self, lambda before: ops.run_op(ops.CopyBackwards(), before, source), source
         )
 
-    def __iadd__(self, other: object) -> Tensor:
-        return self.add_(other)
-
-    def __isub__(self, other: object) -> Tensor:
-        return self.sub_(other)
-
-    def __imul__(self, other: object) -> Tensor:
-        return self.mul_(other)
-
-    def __itruediv__(self, other: object) -> Tensor:
-        return self.div_(other)
+    __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
     def __setitem__(self, key: object, value: object) -> None:
         value = self._wrap(value)

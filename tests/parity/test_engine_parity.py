@@ -243,6 +243,17 @@ def non_leaf_grad_warns(lib, note):
     note("leaf, no warning", warnings_of(lambda: a.grad))
 
 
+def retain_grad_follows_inplace_changes(lib, note):
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 2
+    b.retain_grad()
+    c = b * 5  # uses b before the change
+    b.add_(1)
+    (b * 3 + c).sum().backward()
+    note("b.grad", plain(b.grad))
+    note("a.grad", plain(a.grad))
+
+
 def gradients_accumulate(lib, note):
     a = lib.tensor([1.0, 2.0], requires_grad=True)
     (a * 3).sum().backward()
@@ -665,6 +676,7 @@ SCRIPTS = [
     non_scalar_backward,
     integer_requires_grad,
     non_leaf_grad_warns,
+    retain_grad_follows_inplace_changes,
     gradients_accumulate,
     clone_and_detach_clone,
     no_grad_results,
