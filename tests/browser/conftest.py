@@ -140,6 +140,21 @@ class LabServer:
                     if err.code != 404:  # already gone is fine
                         raise
 
+    def start_session(self, notebook: str) -> None:
+        """Start a kernel session for a notebook, with the kernel its metadata names."""
+        metadata = json.loads((self.root / notebook).read_text(encoding="utf-8"))["metadata"]
+        kernel = metadata.get("kernelspec", {}).get("name", "python3")
+        body = {"path": notebook, "name": notebook, "type": "notebook", "kernel": {"name": kernel}}
+        request = urllib.request.Request(
+            f"{self.url}/api/sessions",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        # Returns once the kernel process is launched, not when it is ready.
+        with urllib.request.urlopen(request, timeout=API_TIMEOUT):
+            pass
+
     def delete_sessions_soon(self, notebook: str) -> None:
         """Shut one notebook's sessions down in the background (see finish_deletions)."""
         self._pending.append(self._deleter.submit(self.delete_sessions, notebook))
@@ -316,54 +331,62 @@ def lab_context(chromium_browser: Any) -> Iterator[Any]:
 
 
 class NotebookPages:
-    """Opens each notebook in a page of its own, and can open the next one ahead of time.
+    """Gives each test a JupyterLab page showing its notebook, and starts the next kernel early.
 
-    Opening a notebook costs seconds of waiting (JupyterLab starting in the page, then the
-    kernel starting) that need little from the test itself. Opening the next notebook while the
-    current one runs overlaps that wait with useful work: a learner with two tabs does the same.
-    Set LAB_OPEN_AHEAD=0 to open strictly one notebook at a time.
+    The first notebook is opened by loading /lab/tree/<path>?reset&token=... in a new page.
+    Later notebooks open in that same JupyterLab, the way a learner opens them from the file
+    browser: starting JupyterLab costs 5-10 s of CPU per page load on this 2-core machine
+    (measured), which alone would break the time budget. A notebook's panel is closed when its
+    test ends; after a failure the whole page is dropped, so the next notebook gets a fresh
+    JupyterLab. Set LAB_FRESH_PAGE=1 to load a fresh page for every notebook.
     """
 
     def __init__(self, context: Any, server: LabServer, order: list[str]) -> None:
         self._context = context
         self._server = server
         self._order = order
-        self._early: dict[str, Any] = {}
-        self.ahead = os.environ.get("LAB_OPEN_AHEAD", "1") != "0"
+        self._page: Any = None
+        self.fresh_each_time = os.environ.get("LAB_FRESH_PAGE", "0") == "1"
 
-    def _new_page(self, notebook: str) -> Any:
-        page = self._context.new_page()
-        page.set_default_timeout(30_000)
-        # Return once the server has answered: JupyterLab starts in the page while we go on,
-        # and the test waits for it (bounded) through labTest.kernelStage.
-        page.goto(self._server.page_url(notebook), wait_until="commit")
-        return page
+    def open(self, notebook: str) -> tuple[Any, str]:
+        """A page showing the notebook, and how it was opened ("page load" or "in lab")."""
+        if self._page is not None and not self._page.is_closed():
+            self._page.set_viewport_size(VIEWPORT)  # the last screenshot made it tall
+            self._page.evaluate("path => labTest.openNotebook(path)", notebook)
+            return self._page, "in lab"
+        self._page = self._context.new_page()
+        self._page.set_default_timeout(30_000)
+        self._page.goto(self._server.page_url(notebook), wait_until="domcontentloaded")
+        return self._page, "page load"
 
-    def open(self, notebook: str) -> tuple[Any, bool]:
-        """A page showing the notebook, and whether it was opened ahead of time."""
-        page = self._early.pop(notebook, None)
-        early = page is not None
-        if page is None:
-            page = self._new_page(notebook)
-        # Scripts may only be evaluated once the notebook's document replaced the blank page.
-        page.wait_for_load_state("domcontentloaded")
-        return page, early
-
-    def open_next(self, notebook: str) -> None:
-        """Start opening the notebook that this session tests after `notebook`, if any."""
-        if not self.ahead or notebook not in self._order:
+    def release(self, notebook: str, failed: bool) -> None:
+        """Close the notebook's panel, or the whole page after a failure (or if asked to)."""
+        page = self._page
+        if page is None or page.is_closed():
             return
-        position = self._order.index(notebook)
-        if position + 1 < len(self._order):
-            upcoming = self._order[position + 1]
-            if upcoming not in self._early:
-                self._early[upcoming] = self._new_page(upcoming)
+        if failed or self.fresh_each_time:
+            self.close_all()
+            return
+        try:
+            page.evaluate("path => labTest.closeNotebook(path)", notebook)
+        except Exception:  # a page that cannot even close a panel is not worth keeping
+            self.close_all()
+
+    def start_next_kernel(self, notebook: str) -> None:
+        """Start the kernel of the notebook tested after `notebook`, so it is up on arrival.
+
+        JupyterLab connects to an existing session for a notebook's path instead of starting a
+        kernel, so this only moves the kernel start off the critical path.
+        """
+        position = self._order.index(notebook) if notebook in self._order else -1
+        if 0 <= position < len(self._order) - 1:
+            self._server.start_session(self._order[position + 1])
 
     def close_all(self) -> None:
-        """Close pages opened ahead but never used (their sessions go with the server)."""
-        for page in self._early.values():
-            page.close()
-        self._early.clear()
+        """Close the page (kernel sessions are deleted separately)."""
+        if self._page is not None and not self._page.is_closed():
+            self._page.close()
+        self._page = None
 
 
 _ORDER_KEY = pytest.StashKey[list[str]]()

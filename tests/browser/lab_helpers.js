@@ -30,6 +30,20 @@ window.labTest = {
     }
   },
 
+  // Open a notebook in this JupyterLab, as a double click in the file browser does.
+  async openNotebook(path) {
+    await window.jupyterapp.commands.execute("docmanager:open", { path, factory: "Notebook" });
+  },
+
+  // Close a notebook's panel without the "save changes?" dialog (autosave is off: the copy on
+  // disk stays as it was).
+  closeNotebook(path) {
+    const panel = this.panel(path);
+    if (panel) {
+      panel.dispose();
+    }
+  },
+
   // Text of an open dialog (e.g. "Select Kernel"), which would otherwise block silently.
   dialogText() {
     const dialog = document.querySelector(".jp-Dialog");

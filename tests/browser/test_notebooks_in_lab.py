@@ -109,9 +109,8 @@ def _run(page: Any, notebook: str, server: LabServer, pages: NotebookPages, lap:
             + f"\nserver log:\n{server.log_tail()}"
         )
     lap("kernel")
-    # This kernel is up, so the next notebook's JupyterLab and kernel can start meanwhile.
-    pages.open_next(notebook)
-    lap("open next")
+    # This kernel is up; the next notebook's kernel can start while this one runs.
+    pages.start_next_kernel(notebook)
 
     run = page.evaluate("([path, ms]) => labTest.runAll(path, ms)", [notebook, RUN_TIMEOUT * 1000])
     if run["outcome"] == "timeout":
@@ -157,11 +156,15 @@ def test_notebook_runs_in_jupyterlab(
         clock = now
 
     stored = _stored_cells(lab_server.root / notebook)
-    page, early = notebook_pages.open(notebook)
-    lap("load (opened ahead)" if early else "load")
+    page, how = notebook_pages.open(notebook)
+    lap(f"open ({how})")
+    problems = ["the test stopped before it checked anything"]
     try:
         failure = _run(page, notebook, lab_server, notebook_pages, lap)
-        live = _settled_cells(page, notebook, stored) if failure is None else []
+        if failure is None:
+            problems = _check(notebook, stored, _settled_cells(page, notebook, stored))
+        else:
+            problems = [failure]
         lap("run")
         # A screenshot of every notebook, failing or not, so a person can look.
         target = screenshot_dir / (notebook.replace("/", "__") + ".png")
@@ -171,36 +174,38 @@ def test_notebook_runs_in_jupyterlab(
             warnings.warn(f"no screenshot of {notebook}: {err}", stacklevel=1)
         lap("screenshot")
     finally:
-        page.close()
+        notebook_pages.release(notebook, failed=bool(problems))
         lab_server.delete_sessions_soon(notebook)
         lap("close")
         notebook_timings[notebook] = phases
 
-    if failure is not None:
-        pytest.fail(failure, pytrace=False)
-    assert len(live) == len(stored), "JupyterLab shows a different number of cells than the file"
+    assert not problems, f"{notebook} in JupyterLab:\n" + "\n".join(problems)
+
+
+def _check(notebook: str, stored: list[dict[str, Any]], live: list[dict[str, Any]]) -> list[str]:
+    """Checks (a), (b) and (c) on the cells as shown; returns what is wrong (empty: all good)."""
+    if len(live) != len(stored):
+        return [f"JupyterLab shows {len(live)} cells, the file has {len(stored)}"]
+    problems = []
 
     # (a) errors only where the notebook says it expects one. Text on stderr without an
     # exception (a warning the lesson may show on purpose) is reported, not failed.
-    unexpected = []
     for index, (want, got) in enumerate(zip(stored, live, strict=True)):
         if "raises-exception" in want["tags"]:
             continue
         if got["errors"]:
-            unexpected.append(f"cell {index}: " + "; ".join(got["errors"]))
+            problems.append(f"cell {index}: unexpected error " + "; ".join(got["errors"]))
         elif got["stderrTexts"]:
             message = f"{notebook} cell {index} wrote to stderr: {got['stderrTexts']}"
             warnings.warn(message, stacklevel=1)
-    assert not unexpected, "unexpected error output:\n" + "\n".join(unexpected)
 
     # (b) graphs and plots are drawn, not shown as text.
-    problems = _rendering_problems(stored, live)
-    assert not problems, "pictures missing:\n" + "\n".join(problems)
+    problems += _rendering_problems(stored, live)
 
     # (c) the last code cell ran (JupyterLab skips blank cells, so those do not count).
     code_cells = [
         index for index, cell in enumerate(live) if cell["type"] == "code" and not cell["blank"]
     ]
-    if code_cells:
-        last = code_cells[-1]
-        assert live[last]["executionCount"] is not None, f"the last code cell ({last}) did not run"
+    if code_cells and live[code_cells[-1]]["executionCount"] is None:
+        problems.append(f"the last code cell ({code_cells[-1]}) did not run")
+    return problems
