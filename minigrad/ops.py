@@ -62,7 +62,7 @@ def run_view_op(node: ViewNode, source: Tensor) -> Tensor:
 def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
     node.next_functions = tuple([edge_to(t) for t in inputs])
     node.input_shapes = tuple([t._array.shape for t in inputs])
-    output.grad_fn = node
+    output.grad_fn = node  # (the property setter also notes a view's version)
     if node.saves_result:
         node.save("result", output, is_output=True)
 
@@ -83,7 +83,7 @@ def result_dtype(*tensors: Tensor) -> np.dtype:
 
 def float_dtype(*tensors: Tensor) -> np.dtype:
     """The dtype of a result that is always floating (division, exp, mean of integers)."""
-    dtype = result_dtype(*tensors)
+    dtype = tensors[0]._array.dtype if len(tensors) == 1 else result_dtype(*tensors)
     return dtype if dtype.kind == "f" else np.dtype(np.float32)
 
 
@@ -332,12 +332,18 @@ class SigmoidBackward0(Node):
     def forward(self, a: Tensor) -> np.ndarray:
         x = a._array.astype(float_dtype(a), copy=False)
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0
+        result = np.negative(x, out=np.empty_like(x))  # then in place: one array in all
         with np.errstate(over="ignore"):
-            return 1 / (1 + np.exp(-x))
+            np.exp(result, out=result)
+        result += 1
+        return np.reciprocal(result, out=result)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")
-        return (grad * s * (1 - s),)
+        local = 1 - s  # s * (1 - s) * grad, computed in place in one new array
+        local *= s
+        local *= grad
+        return (local,)
 
 
 class TanhBackward0(Node):
@@ -481,7 +487,7 @@ class SumBackward0(Node):
 
     def forward(self, a: Tensor) -> np.ndarray:
         dtype = a._array.dtype if a._array.dtype.kind == "f" else np.int64
-        return np.asarray(a._array.sum(dtype=dtype))
+        return np.asarray(np.add.reduce(a._array, axis=None, dtype=dtype))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (np.full(self.input_shapes[0], grad, dtype=grad.dtype),)
