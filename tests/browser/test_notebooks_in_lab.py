@@ -1,7 +1,8 @@
 """Every course notebook opens, runs and renders in a real JupyterLab in headless Chromium.
 
-For each notebook (one test each, id = its path under notebooks/): open it in a fresh workspace,
-wait for its kernel, Run All, wait until execution ends, then check that
+For each notebook (one test each, id = its path under notebooks/): open it (the first one at
+/lab/tree/<path>?reset, later ones in that same JupyterLab: see conftest.NotebookPages), wait for
+its kernel, clear its outputs, Run All, wait until execution ends (bounded), then check that
   (a) no cell shows an error, except cells tagged `raises-exception`,
   (b) every cell whose stored output has an SVG picture shows a rendered SVG, and every cell whose
       stored output has a PNG shows an image,
@@ -116,7 +117,8 @@ def _run(page: Any, notebook: str, server: LabServer, pages: NotebookPages, lap:
     if run["outcome"] == "timeout":
         page.evaluate("path => labTest.interrupt(path)", notebook)
         return (
-            f"Run All did not finish in {RUN_TIMEOUT:.0f} s: cells running {run['running']}, "
+            f"Run All did not finish in {RUN_TIMEOUT:.0f} s: cells running or queued "
+            f"{run['running']}, "
             f"not run yet {run['notRun']}, kernel {run['kernel']}"
         )
     return None
