@@ -5,7 +5,10 @@ workspace folders, serving a temporary COPY of the notebooks so that running the
 the repository. Chromium is Debian's binary on PATH, driven through Python Playwright; browsers
 cannot be downloaded here, so `playwright install` is never used.
 
-Set COURSE_NOTEBOOKS to test another folder of notebooks instead of notebooks/.
+Environment:
+  COURSE_NOTEBOOKS  test this folder of notebooks instead of notebooks/
+  LAB_RUN_TIMEOUT   seconds allowed for Run All of one notebook (default 60)
+  LAB_FRESH_PAGE=1  load a fresh JupyterLab page for every notebook (slower; see NotebookPages)
 """
 
 from __future__ import annotations
