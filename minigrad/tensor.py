@@ -623,7 +623,15 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - torch's name
-        """All dimensions reversed (a view)."""
+        """All dimensions reversed (a view); torch deprecates it for anything but 2-D."""
+        if self.ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Use `x.t()` for a "
+                "matrix, or `x.permute(...)` to reverse the dimensions explicitly.",
+                UserWarning,
+                stacklevel=2,
+            )
         return ops.permute(self, tuple(reversed(range(self.ndim))))
 
     def unsqueeze(self, dim: int) -> Tensor:

@@ -45,14 +45,14 @@ UNARY = {
     "rsub": lambda t: 2 - t,
     "rdiv": lambda t: 2 / t,
     "reciprocal": lambda t: t.reciprocal(),
-    "clamp": lambda t: t.clamp(-1.1, 1.3),
-    "clamp min": lambda t: t.clamp(min=0.55),
+    "clamp": lambda t: t.clamp(-1.13, 1.37),
+    "clamp min": lambda t: t.clamp(min=0.57),
     "clone": lambda t: t.clone(),
     "sum": lambda t: t.sum(),
     "mean": lambda t: t.mean(),
     "double": lambda t: t.double(),
     "flatten": lambda t: t.flatten() * 1,
-    "T": lambda t: t.T * 1,
+    "reverse dims": lambda t: t.permute(*reversed(range(t.ndim))) * 1,
     "unsqueeze": lambda t: t.unsqueeze(0) * 1,
     "expand": lambda t: t.expand(2, *t.shape) * 1,
     "ellipsis": lambda t: t[...] * 1,
@@ -175,7 +175,7 @@ def test_inplace_ops_on_non_leaves_pass_gradcheck(data):
         t = p * 1
         t.mul_(q)
         t[1:] += q[:2]
-        t.clamp_(-3.0, 3.0)
+        t.clamp_(-2.71, 2.93)  # odd bounds: drawn values rarely land on the kink exactly
         return t.exp()
 
     assert gradcheck(changed_in_place, (x, y))

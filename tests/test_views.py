@@ -1,5 +1,7 @@
 """Views: shared memory, shared version counter, `_base`, and the node each view records."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -143,3 +145,11 @@ def test_detach_of_a_view_shares_memory_and_counter():
     d = b[0].detach()
     assert shares(d, b) and d._version_counter is b._version_counter
     assert d._base is None and d.grad_fn is None
+
+
+def test_dot_T_warns_outside_two_dimensions_like_torch():
+    with pytest.warns(UserWarning, match="^The use of `x.T` on tensors of dimension other than 2"):
+        assert minigrad.zeros(3).T.shape == (3,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert minigrad.zeros(2, 3).T.shape == (3, 2)
