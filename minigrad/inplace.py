@@ -27,6 +27,12 @@ class CopySlices(Node):
 
     Inputs: the base before the change, and the new values of the region. The gradient of the
     region goes to the new values; the rest goes to the old base.
+
+    Different from torch, on purpose: torch's CopySlices wraps the node of the change and its
+    edges are (old base, *that node's other inputs*), so for `b[1:].mul_(2)` they read
+    (MulBackward0, None). Here the node of the change stays a node of its own, so the edges are
+    (old base, MulBackward0 of the new values) and a picture shows every step. Gradients are the
+    same; the parity tests compare only this node's name.
     """
 
     def __init__(self, region: ViewRegion) -> None:
