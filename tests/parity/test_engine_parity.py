@@ -655,7 +655,48 @@ def detach_version_shared_across_aliases(lib, note):
     note("b", b)
 
 
+def practical_patterns(lib, note):
+    """GUIDE §3: the everyday uses of detach / no_grad, in plain tensors."""
+    w = lib.tensor([0.5, -0.3], requires_grad=True)
+    x = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+    # straight-through estimator: forward rounds, backward passes the gradient through
+    h = x @ w
+    q = h + (h.round() - h).detach()
+    note("straight-through", q)
+    q.sum().backward()
+    note("w.grad through round", plain(w.grad))
+    w.grad = None
+    # loss accumulation: item() keeps no graph, += on a tensor keeps every graph
+    total_item, total_tensor = 0.0, 0.0
+    for row in x:
+        loss = ((row * w).sum() - 1) ** 2
+        total_item += loss.item()
+        total_tensor = total_tensor + loss
+    note("item total", total_item)
+    note("tensor total", total_tensor)
+    # truncated backprop through time: hidden.detach() cuts the history
+    hidden = lib.zeros(2)
+    for step in range(3):
+        hidden = (hidden * 0.5 + w * (step + 1)).tanh()
+        if step == 1:
+            hidden = hidden.detach()
+    note("hidden", hidden)
+    hidden.sum().backward()
+    note("w.grad after truncation", plain(w.grad))
+    # EMA / target network update under no_grad
+    target = lib.tensor([0.0, 0.0])
+    with lib.no_grad():
+        target.mul_(0.9).add_(w * 0.1)
+    note("target", target)
+    # freezing: requires_grad_(False) on a leaf, and a frozen input leaves a None slot
+    frozen = lib.tensor([1.0, 1.0], requires_grad=True).requires_grad_(False)
+    y = (frozen * w).sum()
+    note("frozen slot", next_names(y.grad_fn.next_functions[0][0]))
+    note("plot idiom", plain(lib.tensor(w.detach().cpu().numpy())))
+
+
 SCRIPTS = [
+    practical_patterns,
     detach_shares_memory_and_version,
     data_has_fresh_version_counter,
     data_zero_gives_silently_wrong_grad,
