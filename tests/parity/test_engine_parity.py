@@ -507,6 +507,13 @@ def saved_output_modified_through_view(lib, note):
     b = a.tanh()
     b.detach()[1:].mul_(2)
     note("tanh error", error_of(lambda: b.sum().backward()))
+    # a saved view is named "output 0 of AsStrided" (e.g. a weight's transpose in a product)
+    w = lib.ones(3, 2, requires_grad=True)
+    x = lib.ones(4, 2, requires_grad=True)
+    y = (x @ w.t()).sum()
+    with lib.no_grad():
+        w.mul_(2)  # an optimizer step between forward and backward
+    note("saved view error", error_of(y.backward))
 
 
 # ---- other errors and broadcasting --------------------------------------------------------
