@@ -702,7 +702,44 @@ def practical_patterns(lib, note):
     note("plot idiom", plain(lib.tensor(w.detach().cpu().numpy())))
 
 
+def dims_indices_and_special_values(lib, note):
+    """Negative dims, mixed indices, and the nan/inf results torch gives without warnings."""
+    x = lib.tensor([[1.0, -2.0, 0.0], [3.0, 0.5, -1.0]], requires_grad=True)
+    cases = {
+        "sum dims": x.sum(dim=(0, 1)),
+        "sum -1 keep": x.sum(-1, keepdim=True),
+        "unsqueeze -1": x.unsqueeze(-1),
+        "squeeze non1": x.squeeze(0),
+        "expand -1": x[None].expand(2, -1, -1),
+        "mixed index": x[None, ..., 1:],
+        "mask": x[x > 0],
+        "cat -1": lib.cat([x, x], dim=-1),
+        "stack -1": lib.stack([x, x], dim=-1),
+        "max -1": x.max(dim=-1).values,
+        "clamp max": x.clamp(max=0.7),
+        "pow 0": x**0,
+        "sqrt neg": x.sqrt(),
+        "log zero": x.log(),
+        "div zero": x / lib.tensor([0.0, 1.0, 0.0]),
+        "rdiv zero": 1 / x,
+        "pow half": x**0.5,
+        "int index": x[1, 2],
+        "neg index": x[-1],
+        "step slice": x[:, ::2],
+        "t of 1d": x[0].t(),
+        "abs": x.abs(),
+        "relu": x.relu(),
+    }
+    for label, out in cases.items():
+        note(label, out)
+        backward = (out * 1).sum().backward
+        note(label + " warnings", warnings_of(lambda step=backward: step(retain_graph=True)))
+        note(label + " grad", plain(x.grad))
+        x.grad = None
+
+
 SCRIPTS = [
+    dims_indices_and_special_values,
     practical_patterns,
     detach_shares_memory_and_version,
     data_has_fresh_version_counter,
