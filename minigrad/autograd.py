@@ -375,10 +375,17 @@ def _root_edge(tensor: Tensor) -> Node:
     return tensor._grad_accumulator()
 
 
+def _listed(value: Any) -> list[Any]:
+    """One tensor, or a list or tuple of them, as a list."""
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
 def _initial_grads(
-    outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None]
+    outputs: Tensor | Sequence[Tensor], grad_outputs: Tensor | Sequence[Tensor | None] | None
 ) -> list[tuple[Node, np.ndarray]]:
     """Check the outputs and make the gradient each one starts with."""
+    outputs = _listed(outputs)
+    grad_outputs = [None] * len(outputs) if grad_outputs is None else _listed(grad_outputs)
     roots = []
     for index, (output, given) in enumerate(zip(outputs, grad_outputs, strict=True)):
         if not output.requires_grad:
@@ -408,14 +415,7 @@ def backward(
     retain_graph: bool | None = None,
 ) -> None:
     """Accumulate into `.grad` of the leaves the gradient of `tensors` (see Tensor.backward)."""
-    outputs = [tensors] if not isinstance(tensors, (list, tuple)) else list(tensors)
-    if grad_tensors is None:
-        given: list[Tensor | None] = [None] * len(outputs)
-    elif isinstance(grad_tensors, (list, tuple)):
-        given = list(grad_tensors)
-    else:
-        given = [grad_tensors]
-    run_backward(_initial_grads(outputs, given), retain_graph=bool(retain_graph))
+    run_backward(_initial_grads(tensors, grad_tensors), retain_graph=bool(retain_graph))
 
 
 def grad(
@@ -428,20 +428,13 @@ def grad(
     """Return d(outputs)/d(inputs) without touching any `.grad` (like torch.autograd.grad)."""
     from .tensor import Tensor
 
-    outputs_list = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    inputs_list = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    if grad_outputs is None:
-        given: list[Tensor | None] = [None] * len(outputs_list)
-    elif isinstance(grad_outputs, Tensor):
-        given = [grad_outputs]
-    else:
-        given = list(grad_outputs)
+    inputs_list = _listed(inputs)
     for tensor in inputs_list:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     targets = [_root_edge(tensor) for tensor in inputs_list]
     captured = run_backward(
-        _initial_grads(outputs_list, given),
+        _initial_grads(outputs, grad_outputs),
         retain_graph=bool(retain_graph),
         capture=dict.fromkeys(targets),
     )
