@@ -579,6 +579,21 @@ class Tensor:
         """A copy in new memory, still connected to the graph (CloneBackward0)."""
         return ops.run_op(ops.CloneBackward0(), self)
 
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        # Python's default deepcopy would copy the weak link to this leaf's AccumulateGrad, so
+        # gradients of the copy would land in the original's .grad. Copy only what a user made.
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment."
+            )
+        copy = Tensor._from_array(self._array.copy())
+        copy._requires_grad = self._requires_grad
+        if self._grad is not None:
+            copy._grad = Tensor._from_array(self._grad._array.copy())
+        memo[id(self)] = copy
+        return copy
+
     # ---- reductions --------------------------------------------------------------------------
 
     def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:

@@ -1,6 +1,8 @@
 """Tensor basics: creation, dtypes, flags, conversion, printing, and the three ways of cutting
 the graph (detach, detach_, .data), each checked against the behaviour in GUIDE §1."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -329,3 +331,19 @@ def test_bool_of_many_elements_is_ambiguous():
 def test_tensor_constructor_class():
     t = Tensor([1.0, 2.0], requires_grad=True)
     assert t.requires_grad and t.dtype == minigrad.float32
+
+
+def test_deepcopy_of_a_leaf_is_independent_and_keeps_its_grad():
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    (a * 1).sum().backward()
+    b = copy.deepcopy(a)
+    (b * 2).sum().backward()
+    assert a.grad.tolist() == [1.0, 1.0]  # the copy's gradient does not land in the original
+    assert b.grad.tolist() == [3.0, 3.0]
+    assert b.is_leaf and b.requires_grad
+    assert not np.shares_memory(a._array, b._array)
+
+
+def test_deepcopy_of_a_non_leaf_is_refused_like_torch():
+    with pytest.raises(RuntimeError, match="Only Tensors created explicitly by the user"):
+        copy.deepcopy(minigrad.tensor([1.0], requires_grad=True) * 2)
