@@ -34,6 +34,7 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -1059,17 +1060,25 @@ def markdown(data: dict[str, Any]) -> str:
     m = data["machine"]
     load = m.get("load_average_at_start") or [float("nan")]
     peers = f"torch {m['torch']} (one thread)" if m["torch"] else "no torch"
+    dot_version = re.search(r"version (\S+)", m["graphviz_dot"] or "")
+    dot = f"Graphviz {dot_version.group(1)}" if dot_version else "no Graphviz"
+    if load[0] > m["cores"]:
+        quiet = f"load average {load[0]:.1f} at the start: other work was sharing the machine."
+    else:
+        quiet = f"load average {load[0]:.1f} at the start (an otherwise quiet machine)."
     lines = [
         "## Performance",
         "",
         f"Measured by `make bench` on {m['date_utc']} UTC: {m['cpu']}, {m['cores']} cores, "
         f"Python {m['python']}, numpy {m['numpy']}, {peers}, micrograd {m['micrograd']}, "
-        f"Graphviz {m['graphviz_dot']}; minigrad at commit {m['minigrad_commit']}. "
-        f"Load average {load[0]:.1f} at the start: other work was sharing the machine."
-        if load[0] > m["cores"]
-        else f"Load average {load[0]:.1f} at the start (an otherwise quiet machine).",
+        f"{dot}; minigrad at commit {m['minigrad_commit']}; {quiet}",
         "",
         *summary_lines(data),
+        "",
+        "numpy floor: the same arithmetic written by hand in numpy (forward only for the two small "
+        "shapes). micrograd is a scalar engine: timed on a smaller batch and scaled up. "
+        "`shared w`: one weight reused at every step, as in an unrolled RNN. Method, caveats and "
+        "every measured row: `benchmarks/README.md`.",
         "",
         "Ratios from the same run (median / median):",
         "",
