@@ -44,7 +44,8 @@ def _say(text: str) -> None:
 
 
 def _solved(text: str) -> bool:
-    _say("Well done! " + text[:1].upper() + text[1:])
+    # No automatic capitalisation: many messages start with code (`detach()`, `w.grad`).
+    _say("Well done! " + text)
     return True
 
 
@@ -108,6 +109,13 @@ def check_version(prediction: Any) -> bool:
     c.mul_(2)
     actual = out._version
     print(f"Ran it: out._version is {actual} (and c._version is {c._version}).")
+    if isinstance(prediction, str):
+        return _not_yet(
+            f"your prediction {prediction!r} is text. Write the number without quotes.",
+            "e.g. prediction = 0",
+        )
+    if isinstance(prediction, float) and prediction.is_integer():
+        prediction = int(prediction)  # 1.0 means 1
     if isinstance(prediction, bool) or not isinstance(prediction, (int, np.integer)):
         return _not_yet(
             f"your prediction {prediction!r} is not a whole number.", "write e.g. prediction = 0"
@@ -302,7 +310,7 @@ def check_loss_accumulation(train_epoch: Callable[..., Any]) -> bool:
             f"{expected:.4f}. Keep the training step as it was; change only what you add up.",
         )
     return _solved(
-        f"the mean loss {value[0]:.4f} comes back as a plain number, so each batch's graph is "
+        f"The mean loss {value[0]:.4f} comes back as a plain number, so each batch's graph is "
         "freed as soon as the next batch starts."
     )
 
@@ -451,7 +459,7 @@ def check_weight_log(record_weights: Callable[..., Any]) -> bool:
         )
     if not np.allclose(logged, reference, atol=1e-6):
         return _not_yet("the logged values differ from the weights after each step.")
-    return _solved("each entry is a snapshot of w after its step, safe from later updates.")
+    return _solved("Each entry is a snapshot of w after its step, safe from later updates.")
 
 
 def _sequence() -> tuple[mg.Tensor, mg.Tensor]:
@@ -519,6 +527,6 @@ def check_tbptt(train_rnn: Callable[..., Any]) -> bool:
             "from zeros? detach() keeps the value of h and drops only its history.",
         )
     return _solved(
-        f"all {len(got)} chunks trained; each backward stops at the start of its chunk, while "
+        f"All {len(got)} chunks trained; each backward stops at the start of its chunk, while "
         "the hidden state carries on from one chunk to the next."
     )
