@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_notebooks import find_notebooks  # noqa: E402  (a sibling script, not a package)
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+REPO = Path(__file__).resolve().parent.parent
 
 
 def execution_env() -> dict[str, str]:
@@ -65,7 +66,15 @@ def normalise(path: Path) -> None:
     for cell in nb.cells:
         # nbclient records start/end timestamps of every cell here.
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                output["traceback"] = [relative_paths(line) for line in output["traceback"]]
     nbformat.write(nb, path)
+
+
+def relative_paths(line: str) -> str:
+    """Show files in tracebacks relative to the repository: no author's folder in the course."""
+    return line.replace(f"{REPO}/", "")
 
 
 def main(argv: list[str]) -> int:
