@@ -33,6 +33,19 @@ def find_notebooks(paths: list[Path]) -> list[Path]:
     return sorted(found)
 
 
+def notebooks_from_args(argv: list[str], program: str) -> list[Path] | None:
+    """The notebooks named on the command line (default notebooks/); None after an error."""
+    paths = [Path(a) for a in argv] or [Path("notebooks")]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print(f"{program}: no such path: {', '.join(map(str, missing))}")
+        return None
+    notebooks = find_notebooks(paths)
+    if not notebooks:
+        print(f"{program}: no notebooks found; nothing to do")
+    return notebooks
+
+
 def _source(cell: dict) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else src
@@ -78,15 +91,9 @@ def check_notebook(path: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     """Check the notebooks under ``argv`` (default notebooks/); print problems; return 0 or 1."""
-    paths = [Path(a) for a in argv] or [Path("notebooks")]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        print(f"check_notebooks: no such path: {', '.join(map(str, missing))}")
-        return 1
-    notebooks = find_notebooks(paths)
+    notebooks = notebooks_from_args(argv, "check_notebooks")
     if not notebooks:
-        print("check_notebooks: no notebooks found; nothing to check")
-        return 0
+        return 1 if notebooks is None else 0
 
     problems = [msg for nb in notebooks for msg in check_notebook(nb)]
     for msg in problems:

@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_notebooks import find_notebooks  # noqa: E402  (a sibling script, not a package)
+from check_notebooks import notebooks_from_args  # noqa: E402  (a sibling script, not a package)
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 REPO = Path(__file__).resolve().parent.parent
@@ -79,15 +79,9 @@ def relative_paths(line: str) -> str:
 
 def main(argv: list[str]) -> int:
     """Execute and normalise the notebooks named in ``argv``; return 0 when all ran."""
-    paths = [Path(a) for a in argv] or [Path("notebooks")]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        print(f"run_notebooks: no such path: {', '.join(map(str, missing))}")
-        return 1
-    notebooks = find_notebooks(paths)
+    notebooks = notebooks_from_args(argv, "run_notebooks")
     if not notebooks:
-        print("run_notebooks: no notebooks found; nothing to run")
-        return 0
+        return 1 if notebooks is None else 0
 
     env = execution_env()
     failed = []
