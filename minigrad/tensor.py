@@ -795,8 +795,8 @@ def full(
     dtype: dtypes.DType | None = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    """A tensor filled with `value`."""
-    return tensor(np.full(tuple(shape), value), dtype=dtype, requires_grad=requires_grad)
+    """A tensor filled with `value` (a float gives float32, an int int64, as in torch)."""
+    return tensor(np.full(tuple(shape), value).tolist(), dtype=dtype, requires_grad=requires_grad)
 
 
 def zeros_like(other: Tensor, requires_grad: bool = False) -> Tensor:

@@ -347,3 +347,10 @@ def test_deepcopy_of_a_leaf_is_independent_and_keeps_its_grad():
 def test_deepcopy_of_a_non_leaf_is_refused_like_torch():
     with pytest.raises(RuntimeError, match="Only Tensors created explicitly by the user"):
         copy.deepcopy(minigrad.tensor([1.0], requires_grad=True) * 2)
+
+
+def test_full_uses_torch_default_dtypes():
+    assert minigrad.full((4,), 0.5).dtype == minigrad.float32
+    assert minigrad.full((2, 2), 3).dtype == minigrad.int64
+    assert minigrad.full((2,), 1.0, dtype=minigrad.float64).dtype == minigrad.float64
+    assert minigrad.full((3,), 2.0).tolist() == [2.0, 2.0, 2.0]
