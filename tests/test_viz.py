@@ -439,3 +439,15 @@ def test_notebook_outputs_are_svg_plus_stable_text():
         "<minigrad.viz graph: 6 nodes, 4 edges>",
         "<minigrad.viz comparison after c.zero_(): 3 changes>",
     ]
+
+
+def test_rendering_is_bounded_by_a_timeout_with_a_clear_message():
+    import minigrad as mg
+    from minigrad import viz as viz_module
+
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    graph = viz_module.draw(a.sigmoid(), names=dict(a=a))
+    assert graph._repr_image_svg_xml() == graph.pipe(format="svg", encoding="utf-8")
+    graph.render_timeout = 1e-4  # far too short for dot to even start
+    with pytest.raises(viz_module.GraphRenderTimeoutError, match="render_timeout"):
+        graph._repr_image_svg_xml()

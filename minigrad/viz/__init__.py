@@ -25,13 +25,14 @@ from .model import (
     TensorNode,
     snapshot,
 )
-from .render import Graph, GraphTooLargeError
+from .render import Graph, GraphRenderTimeoutError, GraphTooLargeError
 
 __all__ = [
     "Comparison",
     "Edge",
     "FunctionNode",
     "Graph",
+    "GraphRenderTimeoutError",
     "GraphSnapshot",
     "GraphTooLargeError",
     "SavedNode",

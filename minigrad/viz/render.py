@@ -11,6 +11,7 @@ dashed, empty `(None, 0)` slots small white circles, shared memory a dashed box.
 from __future__ import annotations
 
 import html
+import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,10 @@ class GraphTooLargeError(ValueError):
     """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
 
 
+class GraphRenderTimeoutError(RuntimeError):
+    """Graphviz's `dot` took longer than `Graph.render_timeout` seconds to lay the graph out."""
+
+
 class Graph(graphviz.Digraph):
     """A graphviz.Digraph with a stable text form.
 
@@ -46,9 +51,28 @@ class Graph(graphviz.Digraph):
 
     node_total = 0
     edge_total = 0
+    render_timeout = 30.0  # seconds; some shapes (one weight reused 300 times) take minutes
 
     def __repr__(self) -> str:
         return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
+
+    def _repr_image_svg_xml(self) -> str:
+        # graphviz's own pipe() waits for `dot` forever; a notebook cell must not hang on it
+        try:
+            finished = subprocess.run(
+                ["dot", "-Tsvg"],
+                input=self.source.encode("utf-8"),
+                capture_output=True,
+                timeout=self.render_timeout,
+                check=True,
+            )
+        except subprocess.TimeoutExpired:
+            raise GraphRenderTimeoutError(
+                f"Graphviz needed more than {self.render_timeout:g} s to lay out this graph of "
+                f"{self.node_total} nodes. Draw a smaller part of it (fewer roots or names), or "
+                "set graph.render_timeout to a larger number of seconds and display it again."
+            ) from None
+        return finished.stdout.decode("utf-8")
 
 
 def _esc(text: object) -> str:
