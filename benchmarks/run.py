@@ -457,43 +457,28 @@ def row_mlp(ctx: Context) -> list[Result]:
 
 def mlp_minigrad(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -> Result:
     """minigrad.nn + minigrad.optim, written as the torch version is."""
-    import minigrad as mg
+    import minigrad
 
-    try:
-        nn = importlib.import_module("minigrad.nn")
-        optim = importlib.import_module("minigrad.optim")
-    except ImportError as error:
-        return Result("mlp", case, "minigrad", note=f"skipped: {error}")
-    mg.manual_seed(0)
-    model = nn.Sequential(nn.Linear(2, MLP_HIDDEN), nn.ReLU(), nn.Linear(MLP_HIDDEN, 1))
-    loss_fn = nn.MSELoss()
-    optimizer = optim.SGD(model.parameters(), lr=MLP_LR)
-    x, y = mg.tensor(x_np), mg.tensor(y_np)
-
-    def step() -> float:
-        optimizer.zero_grad()
-        loss = loss_fn(model(x), y)
-        loss.backward()
-        optimizer.step()
-        return loss.item()
-
-    first = step()
-    result = ctx.timed("mlp", case, "minigrad", step, "nn.Sequential + optim.SGD")
-    ctx.check(f"mlp minigrad: loss {first:.4f} at the first step, {step():.4f} after the timing")
-    return result
+    return mlp_step(ctx, case, "minigrad", minigrad, x_np, y_np, "nn.Sequential + optim.SGD")
 
 
 def mlp_torch(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -> Result:
     """The same step in torch eager mode."""
-    torch = ctx.torch
-    if torch is None:
+    if ctx.torch is None:
         return Result("mlp", case, "torch", note="skipped: torch is not available")
-    torch.manual_seed(0)
-    nn = torch.nn
+    return mlp_step(ctx, case, "torch", ctx.torch, x_np, y_np, "eager")
+
+
+def mlp_step(
+    ctx: Context, case: str, impl: str, lib: Any, x_np: np.ndarray, y_np: np.ndarray, note: str
+) -> Result:
+    """Time one training step with `lib` (minigrad or torch: the code is the same for both)."""
+    lib.manual_seed(0)
+    nn = lib.nn
     model = nn.Sequential(nn.Linear(2, MLP_HIDDEN), nn.ReLU(), nn.Linear(MLP_HIDDEN, 1))
     loss_fn = nn.MSELoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=MLP_LR)
-    x, y = torch.from_numpy(x_np), torch.from_numpy(y_np)
+    optimizer = lib.optim.SGD(model.parameters(), lr=MLP_LR)
+    x, y = lib.from_numpy(x_np), lib.from_numpy(y_np)
 
     def step() -> float:
         optimizer.zero_grad()
@@ -503,8 +488,8 @@ def mlp_torch(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -> Re
         return loss.item()
 
     first = step()
-    result = ctx.timed("mlp", case, "torch", step, "eager")
-    ctx.check(f"mlp torch: loss {first:.4f} at the first step, {step():.4f} after the timing")
+    result = ctx.timed("mlp", case, impl, step, note)
+    ctx.check(f"mlp {impl}: loss {first:.4f} at the first step, {step():.4f} after the timing")
     return result
 
 
