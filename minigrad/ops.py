@@ -490,7 +490,8 @@ class SumBackward0(Node):
         return np.asarray(np.add.reduce(a._array, axis=None, dtype=dtype))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.full(self.input_shapes[0], grad, dtype=grad.dtype),)
+        # a read-only broadcast view: no memory is written for what is one number repeated
+        return (np.broadcast_to(grad, self.input_shapes[0]),)
 
 
 class SumBackward1(Node):

@@ -317,3 +317,54 @@ def test_gradcheck_catches_a_wrong_backward():
     assert gradcheck(wrong, x, raise_exception=False) is False
     with pytest.raises(ValueError):
         gradcheck(wrong, minigrad.zeros(2))
+
+
+# ---- gradient buffers: no copy when only the engine holds an array, never an alias ----------
+
+
+def test_two_leaves_fed_the_same_array_get_separate_grads():
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    b = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    (a + b).sum().backward()  # AddBackward0 hands one array to both inputs
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    (a * 3).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [4.0, 4.0])
+    np.testing.assert_array_equal(b.grad.numpy(), [1.0, 1.0])
+
+
+def test_a_second_backward_adds_into_the_same_grad_array():
+    a = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = minigrad.tensor([4.0, 5.0, 6.0], requires_grad=True)
+    (a * b).sum().backward()
+    a_grad = a.grad.numpy()
+    (a * b).sum().backward()  # the second pass adds into the same .grad array, in place
+    assert a.grad.numpy() is a_grad
+    np.testing.assert_array_equal(a.grad.numpy(), [8.0, 10.0, 12.0])
+
+
+def test_the_users_gradient_is_never_stolen_or_written():
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    start = minigrad.tensor([1.0, 1.0])
+    a.clone().backward(start)  # CloneBackward0 passes the gradient through unchanged
+    a.clone().backward(start)
+    assert not np.shares_memory(a.grad.numpy(), start.numpy())
+    np.testing.assert_array_equal(start.numpy(), [1.0, 1.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0])
+
+
+def test_a_broadcast_gradient_is_copied_into_grad():
+    a = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a.sum().backward()  # SumBackward0 gives a read-only broadcast view
+    a.sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0, 2.0])
+    assert a.grad.numpy().flags.writeable
+
+
+def test_grad_results_are_not_written_by_the_rest_of_the_pass():
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 2
+    y = h * h + h  # h's gradient is captured, and also flows on to a
+    (grad_h,) = minigrad.autograd.grad(y.sum(), [h], retain_graph=True)
+    np.testing.assert_array_equal(grad_h.numpy(), [5.0, 9.0])
+    y.sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [10.0, 18.0])
