@@ -314,8 +314,8 @@ class GradBuffers:
     A buffer is *owned* when only the engine holds its array: a fresh result of a backward
     formula, or a sum made here. An owned array can take the next gradient in place and can
     become a leaf's `.grad` without a copy: at 10^6 elements each copy avoided is a full pass
-    over 4 MB. A *borrowed* array (a view, the same array handed to two inputs, the `gradient`
-    a user passed) is never written to.
+    over 4 MB. A *borrowed* array (a view, a gradient passed through unchanged, the `gradient`
+    a user gave) is never written to.
     """
 
     def __init__(self) -> None:
@@ -329,7 +329,7 @@ class GradBuffers:
             self.arrays[node] = grad
             if owned:
                 self.owned.add(node)
-        elif node in self.owned and np.result_type(previous, grad) == previous.dtype:
+        elif node in self.owned and previous.dtype == grad.dtype:
             previous += grad
         else:
             self.arrays[node] = previous + grad
@@ -340,17 +340,6 @@ class GradBuffers:
         owned = node in self.owned
         self.owned.discard(node)
         return self.arrays.pop(node, None), owned
-
-
-def _is_owned(
-    grad: np.ndarray, index: int, input_grads: Sequence, grad_out: np.ndarray, grad_out_owned: bool
-) -> bool:
-    """Whether `input_grads[index]` is an array nobody but the engine will ever see."""
-    if not isinstance(grad, np.ndarray) or grad.base is not None:
-        return False  # a numpy scalar, or a view of some other array
-    if grad is grad_out and not grad_out_owned:
-        return False  # passed through unchanged, and borrowed already
-    return not any(other is grad for i, other in enumerate(input_grads) if i != index)
 
 
 def run_backward(
@@ -380,7 +369,6 @@ def run_backward(
                     _deliver_retained_grad(node, grad_out)
                 if capture is not None and node in capture:
                     captured[node] = grad_out
-                    owned = False  # returned to the caller, so nothing may write into it
                 if type(node) is AccumulateGrad:
                     if capture is None:
                         node.accumulate(grad_out, owned)
@@ -394,8 +382,10 @@ def run_backward(
                     shape = node.input_shapes[index]
                     if grad_in.shape != shape:
                         grad_in = unbroadcast(grad_in, shape)
-                    owned_in = _is_owned(grad_in, index, input_grads, grad_out, owned)
-                    buffers.add(next_node, grad_in, owned_in)
+                    # A backward formula returns a new array per input, or passes `grad_out`
+                    # itself through (maybe to several inputs): only a new array is owned.
+                    fresh = type(grad_in) is np.ndarray and grad_in.base is None
+                    buffers.add(next_node, grad_in, fresh and grad_in is not grad_out)
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:
