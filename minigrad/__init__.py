@@ -3,30 +3,18 @@
 Where to read, in the order a tensor meets them:
 
 - `tensor.py`    the Tensor, and the three ways to cut the graph: detach, detach_, data
-- `views.py`     shared memory and version counters
-- `ops.py`       every operation, forward and backward side by side
+- `ops.py`       the operations, forward and backward side by side
+- `versions.py`  shared memory and version counters: what views, detach() and .data share
+- `views.py`     views: results that share memory and version counter with their input
 - `inplace.py`   what an in-place change does to memory, versions and the graph
-- `autograd.py`  nodes, saved tensors (the version check), grad mode, backward
+- `autograd.py`  nodes, saved tensors (the version check) and backward
+- `grad_mode.py` no_grad, enable_grad, set_grad_enabled
+- `creation.py`, `dtypes.py`, `gradcheck.py`, `_format.py`: making tensors, dtypes and type
+  promotion, checking gradients numerically, printing like torch
 """
 
 from . import autograd
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .dtypes import (
-    DType,
-    bool_,
-    float16,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-)
-from .ops import cat, stack
-from .tensor import (
-    Size,
-    Tensor,
+from .creation import (
     arange,
     from_numpy,
     full,
@@ -42,6 +30,21 @@ from .tensor import (
     zeros,
     zeros_like,
 )
+from .dtypes import (
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .ops import cat, stack
+from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
 

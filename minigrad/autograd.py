@@ -9,13 +9,14 @@ leaves, in an order where every node runs after all the nodes that feed it a gra
 
 from __future__ import annotations
 
-import functools
 import itertools
 import weakref
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -43,82 +44,6 @@ SECOND_BACKWARD_MESSAGE = (
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward."
 )
-
-
-# --------------------------------------------------------------------------------------------
-# Grad mode: whether new operations are recorded at all
-# --------------------------------------------------------------------------------------------
-
-
-class _GradMode:
-    enabled = True
-
-
-def is_grad_enabled() -> bool:
-    """True when operations on tensors that require grad are being recorded."""
-    return _GradMode.enabled
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _GradModeContext:
-    """Shared body of `no_grad`, `enable_grad` and `set_grad_enabled`."""
-
-    mode = True
-
-    def __enter__(self) -> None:
-        self._previous = _GradMode.enabled
-        _GradMode.enabled = self.mode
-
-    def __exit__(self, *exc_info: object) -> None:
-        _GradMode.enabled = self._previous
-
-    def __call__(self, function: F) -> F:
-        """Use the context as a decorator: the whole function runs in this grad mode."""
-
-        @functools.wraps(function)
-        def run_in_mode(*args: Any, **kwargs: Any) -> Any:
-            with type(self)():
-                return function(*args, **kwargs)
-
-        return run_in_mode  # type: ignore[return-value]
-
-
-class no_grad(_GradModeContext):  # noqa: N801 - torch's name
-    """Context manager and decorator: nothing computed inside is recorded in the graph."""
-
-    mode = False
-
-
-class enable_grad(_GradModeContext):  # noqa: N801 - torch's name
-    """Context manager and decorator: record operations again, even inside `no_grad`."""
-
-    mode = True
-
-
-class set_grad_enabled(_GradModeContext):  # noqa: N801 - torch's name
-    """Switch recording on or off: as a call it takes effect at once, as a `with` until exit."""
-
-    def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
-        self._previous = _GradMode.enabled
-        _GradMode.enabled = self.mode  # torch applies it immediately, not only in `with`
-
-    def __enter__(self) -> None:
-        _GradMode.enabled = self.mode
-
-    def __call__(self, function: F) -> F:
-        """Decorator form: the function runs with recording set to `mode`."""
-        _GradMode.enabled = self._previous  # the decorator form must not leak the mode
-        mode = self.mode
-
-        @functools.wraps(function)
-        def run_in_mode(*args: Any, **kwargs: Any) -> Any:
-            with set_grad_enabled(mode):
-                return function(*args, **kwargs)
-
-        return run_in_mode  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------------------------
@@ -494,68 +419,5 @@ def grad(
     return tuple(results)
 
 
-# --------------------------------------------------------------------------------------------
-# gradcheck: analytic gradients against finite differences
-# --------------------------------------------------------------------------------------------
-
-
-class GradcheckError(RuntimeError):
-    """Raised by gradcheck when analytic and numerical gradients disagree."""
-
-
-def gradcheck(
-    fn: Callable[..., Tensor],
-    inputs: Tensor | Sequence[Tensor],
-    eps: float = 1e-6,
-    atol: float = 1e-5,
-    rtol: float = 1e-3,
-    raise_exception: bool = True,
-) -> bool:
-    """Compare the Jacobian from backward with central finite differences, as torch does.
-
-    Use float64 inputs: in float32 the finite differences are too noisy to compare.
-    """
-    from .tensor import Tensor
-
-    inputs_list = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    differentiable = [t for t in inputs_list if t.requires_grad]
-    if not differentiable:
-        raise ValueError("gradcheck expects at least one input tensor with requires_grad=True")
-
-    def evaluate() -> np.ndarray:
-        with no_grad():
-            return np.array(fn(*inputs_list)._array, dtype=np.float64).ravel()
-
-    output = fn(*inputs_list)
-    n_out = output.numel()
-    for input_index, tensor in enumerate(differentiable):
-        flat = tensor._array.reshape(-1)  # a view: perturbing it perturbs the input
-        numerical = np.zeros((flat.size, n_out))
-        for i in range(flat.size):
-            original = flat[i]
-            flat[i] = original + eps
-            plus = evaluate()
-            flat[i] = original - eps
-            minus = evaluate()
-            flat[i] = original
-            numerical[i] = (plus - minus) / (2 * eps)
-        analytical = np.zeros((flat.size, n_out))
-        for j in range(n_out):
-            seed = np.zeros(n_out, dtype=output._array.dtype)
-            seed[j] = 1.0
-            (grad_j,) = grad(
-                fn(*inputs_list),
-                [tensor],
-                [Tensor._from_array(seed.reshape(output._array.shape))],
-                allow_unused=True,
-            )
-            if grad_j is not None:
-                analytical[:, j] = grad_j._array.ravel()
-        if not np.allclose(analytical, numerical, atol=atol, rtol=rtol):
-            if raise_exception:
-                raise GradcheckError(
-                    f"Jacobian mismatch for output 0 with respect to input {input_index},\n"
-                    f"numerical:{numerical}\nanalytical:{analytical}\n"
-                )
-            return False
-    return True
+# gradcheck uses grad() above; minigrad.autograd.gradcheck is where torch users look for it
+from .gradcheck import GradcheckError, gradcheck  # noqa: E402

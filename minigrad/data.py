@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tensor import Tensor, from_numpy, generator
+from .creation import from_numpy, generator
+from .tensor import Tensor
 
 __all__ = ["noisy_line", "noisy_sine", "toy_sequence", "two_moons"]
 

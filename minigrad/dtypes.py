@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -73,3 +75,25 @@ def to_numpy_dtype(dtype: object) -> np.dtype:
     if dtype in python_types:
         return python_types[dtype].numpy  # type: ignore[index]
     raise TypeError(f"dtype must be a minigrad dtype such as minigrad.float32, not {dtype!r}")
+
+
+# ---- type promotion: the dtype of a result made from several tensors ----------------------
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def result_dtype(*tensors: Any) -> np.dtype:
+    """torch's type promotion: the highest category wins (bool < integer < floating); within
+    it, tensors with dimensions decide before 0-d tensors (float32 + 0-d float64 is float32)."""
+    if len(tensors) == 2 and tensors[0]._array.dtype == tensors[1]._array.dtype:
+        return tensors[0]._array.dtype  # the common case, decided without the rules below
+    category = max(_CATEGORY[t._array.dtype.kind] for t in tensors)
+    top = [t._array for t in tensors if _CATEGORY[t._array.dtype.kind] == category]
+    deciding = [a.dtype for a in top if a.ndim > 0] or [a.dtype for a in top]
+    return np.result_type(*deciding)
+
+
+def float_dtype(*tensors: Any) -> np.dtype:
+    """The dtype of a result that is always floating (division, exp, mean of integers)."""
+    dtype = tensors[0]._array.dtype if len(tensors) == 1 else result_dtype(*tensors)
+    return dtype if dtype.kind == "f" else np.dtype(np.float32)

@@ -17,9 +17,25 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .autograd import Node, is_grad_enabled
+from .autograd import Node
+from .grad_mode import is_grad_enabled
+from .ops import check_broadcast, edge_to
 from .tensor import Tensor
-from .views import ViewRegion
+
+
+class ViewRegion:
+    """The part of a base tensor that a view looks at, as a function from base array to view."""
+
+    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.view_of = view_of
+
+    def read(self, base_array: np.ndarray) -> np.ndarray:
+        """The values of the region, as an independent array."""
+        return np.array(self.view_of(base_array))
+
+    def clear(self, base_array: np.ndarray) -> None:
+        """Set the region to zero, in place."""
+        self.view_of(base_array)[...] = 0
 
 
 class CopySlices(Node):
@@ -122,8 +138,6 @@ def _write_values(target: Tensor, values: np.ndarray) -> None:
 
 def _rebase_history(target: Tensor, node: Node) -> None:
     """Make `node` (the recorded change) the history of `target` (and of its base, for a view)."""
-    from .ops import edge_to
-
     if target._base is None:
         old = target.grad_fn
         if old is not None and old._retained_output is not None:
@@ -146,9 +160,62 @@ def _rebase_history(target: Tensor, node: Node) -> None:
 
 def view_window(view: Tensor) -> AsStridedBackward0:
     """A new grad_fn for `view` after its memory changed in place: its region of the base."""
-    from .ops import edge_to
-
     window = AsStridedBackward0(ViewRegion(view._view_of))
     window.next_functions = (edge_to(view._base),)
     window.input_shapes = (view._base._array.shape,)
     return window
+
+
+# ---- the nodes in-place methods record (the value before the change is their first input) --
+
+
+class FillBackward2(Node):
+    """`fill_(value)` recorded: the old values are gone, so they get no gradient."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__()
+        self.value = value
+
+    def forward(self, before: Tensor) -> np.ndarray:
+        return np.full_like(before._array, self.value)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.zeros_like(grad),)
+
+
+class ZeroBackward0(FillBackward2):
+    """`zero_()` recorded."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+
+class CopyBackwards(Node):
+    """`dst.copy_(src)` recorded: dst's old values get nothing, src gets the gradient."""
+
+    def forward(self, before: Tensor, source: Tensor) -> np.ndarray:
+        check_broadcast(before, source)
+        values = np.broadcast_to(source._array, before._array.shape)
+        return values.astype(before._array.dtype)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros_like(grad), grad
+
+
+class IndexPutBackward0(Node):
+    """`t[index] = values` with an array index, recorded."""
+
+    def __init__(self, key: object) -> None:
+        super().__init__()
+        self.key = key
+
+    def forward(self, before: Tensor, values: Tensor) -> np.ndarray:
+        result = before._array.copy()
+        result[self.key] = values._array
+        return result
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        grad_before = grad.copy()
+        grad_before[self.key] = 0
+        grad_values = grad[self.key]
+        return grad_before, grad_values

@@ -16,9 +16,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .autograd import Node, _GradMode, is_grad_enabled
+from .autograd import Node
+from .dtypes import float_dtype, result_dtype
+from .grad_mode import _GradMode
 from .tensor import Tensor
-from .views import expand_basic_index, is_basic_index
 
 # --------------------------------------------------------------------------------------------
 # Connecting an op to the graph
@@ -46,45 +47,17 @@ def run_op(node: Node, *inputs: Tensor) -> Tensor:
     node.recording = recording
     output = Tensor._from_array(node.forward(*inputs))
     if recording:
-        _connect(node, output, inputs)
+        connect(node, output, inputs)
     return output
 
 
-def run_view_op(node: ViewNode, source: Tensor) -> Tensor:
-    """Like run_op, for ops whose output is a view: it shares memory and version counter."""
-    node.recording = is_grad_enabled() and source.requires_grad
-    output = Tensor._make_view(source, node.view_of(source._array), node.view_of)
-    if node.recording:
-        _connect(node, output, (source,))
-    return output
-
-
-def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
+def connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
+    """Make `node` the grad_fn of `output`, with one edge per input."""
     node.next_functions = tuple([edge_to(t) for t in inputs])
     node.input_shapes = tuple([t._array.shape for t in inputs])
     output.grad_fn = node  # (the property setter also notes a view's version)
     if node.saves_result:
         node.save("result", output, is_output=True)
-
-
-_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
-
-
-def result_dtype(*tensors: Tensor) -> np.dtype:
-    """torch's type promotion: the highest category wins (bool < integer < floating); within
-    it, tensors with dimensions decide before 0-d tensors (float32 + 0-d float64 is float32)."""
-    if len(tensors) == 2 and tensors[0]._array.dtype == tensors[1]._array.dtype:
-        return tensors[0]._array.dtype  # the common case, decided without the rules below
-    category = max(_CATEGORY[t._array.dtype.kind] for t in tensors)
-    top = [t._array for t in tensors if _CATEGORY[t._array.dtype.kind] == category]
-    deciding = [a.dtype for a in top if a.ndim > 0] or [a.dtype for a in top]
-    return np.result_type(*deciding)
-
-
-def float_dtype(*tensors: Tensor) -> np.dtype:
-    """The dtype of a result that is always floating (division, exp, mean of integers)."""
-    dtype = tensors[0]._array.dtype if len(tensors) == 1 else result_dtype(*tensors)
-    return dtype if dtype.kind == "f" else np.dtype(np.float32)
 
 
 def check_broadcast(a: Tensor, b: Tensor) -> None:
@@ -686,320 +659,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim == 2:
         return run_op(MvBackward0(), a, b)
     if b.ndim == 2:  # torch: unsqueeze the vector, multiply matrices, squeeze again
-        result = squeeze(matmul(unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
+        result = views.squeeze(matmul(views.unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
         # torch squeezes the product in place: the result is no view, and its _version is 1
         result._base = None
         result._version_counter.bump()
         return result
     return run_op(DotBackward0(), a, b)
-
-
-# --------------------------------------------------------------------------------------------
-# Views: outputs that share memory and version counter with their input
-# --------------------------------------------------------------------------------------------
-
-
-class ViewNode(Node):
-    """Base of the view ops: `view_of` maps the input's array to the output's (a numpy view)."""
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        # write the gradient into the part of a zero array that the view looked at
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        self.view_of(full)[...] = grad
-        return (full,)
-
-
-class ViewBackward0(ViewNode):
-    """`view` / `reshape` without copying."""
-
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
-        self.shape = shape
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.reshape(array, self.shape, copy=False)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
-
-
-class UnsafeViewBackward0(Node):
-    """`reshape` of a tensor whose memory layout needs a copy (e.g. after a transpose).
-
-    Like torch, `reshape` first clones (CloneBackward0), then reshapes the fresh copy.
-    """
-
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
-        self.shape = shape
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        return a._array.reshape(self.shape)  # `a` is the fresh clone: nobody else sees it
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
-
-
-class TransposeBackward0(ViewNode):
-    """Swap two dimensions."""
-
-    def __init__(self, dim0: int, dim1: int) -> None:
-        super().__init__()
-        self.dim0, self.dim1 = dim0, dim1
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.swapaxes(array, self.dim0, self.dim1)
-
-
-class PermuteBackward0(ViewNode):
-    """Reorder the dimensions (`.T` reverses them)."""
-
-    def __init__(self, dims: tuple[int, ...]) -> None:
-        super().__init__()
-        self.dims = dims
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.transpose(array, self.dims)
-
-
-class TBackward0(TransposeBackward0):
-    """`t()`: transpose of a tensor of at most 2 dimensions."""
-
-
-class SliceBackward0(ViewNode):
-    """`t[start:stop:step]` along one dimension."""
-
-    def __init__(self, dim: int, part: slice) -> None:
-        super().__init__()
-        self.dim, self.part = dim, part
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return array[(slice(None),) * self.dim + (self.part,)]
-
-
-class SelectBackward0(ViewNode):
-    """`t[i]` along one dimension (the dimension disappears)."""
-
-    def __init__(self, dim: int, index: int) -> None:
-        super().__init__()
-        self.dim, self.index = dim, index
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        # the trailing Ellipsis keeps a 0-d result a view (a bare a[0] of a 1-d numpy array
-        # is a copied scalar, which would not share memory)
-        return array[(slice(None),) * self.dim + (self.index, Ellipsis)]
-
-
-class UnsqueezeBackward0(ViewNode):
-    """Insert a dimension of size 1."""
-
-    def __init__(self, dim: int) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.expand_dims(array, self.dim)
-
-
-class SqueezeBackward0(ViewNode):
-    """Remove every dimension of size 1."""
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.squeeze(array)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
-
-
-class SqueezeBackward1(ViewNode):
-    """Remove dimension `dim` if it has size 1."""
-
-    def __init__(self, dim: int) -> None:
-        super().__init__()
-        self.dim = dim
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.squeeze(array, self.dim) if array.shape[self.dim] == 1 else array
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
-
-
-class SqueezeBackward4(SqueezeBackward1):
-    """The squeeze torch records after a vector-matrix product."""
-
-
-class ExpandBackward0(ViewNode):
-    """Broadcast to a bigger shape without copying; backward sums the copies back."""
-
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
-        self.shape = shape
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.broadcast_to(array, self.shape)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad,)  # the engine sums broadcast dimensions back (unbroadcast)
-
-
-class AliasBackward0(ViewNode):
-    """`t[...]`: the same elements, as a new view."""
-
-    def view_of(self, array: np.ndarray) -> np.ndarray:
-        return array[...]
-
-
-def view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """A view with another shape; fails, like torch, when that needs a copy."""
-    shape = _infer_shape(shape, a._array.size)
-    try:
-        np.reshape(a._array, shape, copy=False)
-    except ValueError:
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
-    return run_view_op(ViewBackward0(shape), a)
-
-
-def reshape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Another shape: a view when the memory layout allows, a copy otherwise."""
-    shape = _infer_shape(shape, a._array.size)
-    try:
-        np.reshape(a._array, shape, copy=False)
-    except ValueError:
-        return run_op(UnsafeViewBackward0(shape), a.clone())
-    return run_view_op(ViewBackward0(shape), a)
-
-
-def _infer_shape(shape: Sequence[int], size: int) -> tuple[int, ...]:
-    shape = tuple(int(n) for n in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([n for n in shape if n != -1]))
-    if -1 in shape:
-        if known == 0 or size % known:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
-        shape = tuple(size // known if n == -1 else n for n in shape)
-    if int(np.prod(shape)) != size:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
-    return shape
-
-
-def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Swap dimensions `dim0` and `dim1` (a view)."""
-    (first,) = normalize_dims(dim0, a.ndim)
-    (second,) = normalize_dims(dim1, a.ndim)
-    return run_view_op(TransposeBackward0(first, second), a)
-
-
-def permute(a: Tensor, dims: Sequence[int]) -> Tensor:
-    """Reorder dimensions (a view)."""
-    return run_view_op(PermuteBackward0(tuple(d % max(a.ndim, 1) for d in dims)), a)
-
-
-def t(a: Tensor) -> Tensor:
-    """Transpose of a 0-, 1- or 2-D tensor (a view)."""
-    if a.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return run_view_op(TBackward0(0, 1) if a.ndim == 2 else TBackward0(0, 0), a)
-
-
-def unsqueeze(a: Tensor, dim: int) -> Tensor:
-    """Insert a dimension of size 1 at `dim` (a view)."""
-    return run_view_op(UnsqueezeBackward0(dim % (a.ndim + 1)), a)
-
-
-def squeeze(a: Tensor, dim: int | None = None, node_name: str = "") -> Tensor:
-    """Remove dimensions of size 1 (all, or just `dim`) (a view)."""
-    if dim is None:
-        return run_view_op(SqueezeBackward0(), a)
-    (axis,) = normalize_dims(dim, a.ndim)
-    node = SqueezeBackward4(axis) if node_name == "SqueezeBackward4" else SqueezeBackward1(axis)
-    return run_view_op(node, a)
-
-
-def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
-    """Broadcast to `shape` without copying (-1 keeps a size) (a view)."""
-    padded = (1,) * (len(shape) - a.ndim) + a._array.shape
-    target = tuple(old if new == -1 else int(new) for old, new in zip(padded, shape, strict=True))
-    try:
-        np.broadcast_shapes(a._array.shape, target)
-    except ValueError:
-        raise RuntimeError(
-            f"The expanded size of the tensor must match the existing size at non-singleton "
-            f"dimension; cannot expand {list(a._array.shape)} to {list(target)}"
-        ) from None
-    return run_view_op(ExpandBackward0(target), a)
-
-
-# --------------------------------------------------------------------------------------------
-# Indexing
-# --------------------------------------------------------------------------------------------
-
-
-class IndexBackward0(Node):
-    """`t[index]` with an integer/bool array index: a copy; backward scatters-adds the grad."""
-
-    def __init__(self, key: object) -> None:
-        super().__init__()
-        self.key = key
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        return np.array(a._array[self.key])
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        np.add.at(full, self.key, grad)  # add.at: a repeated index gets every contribution
-        return (full,)
-
-
-def getitem(a: Tensor, key: object) -> Tensor:
-    """`a[key]`: views for ints/slices/None/..., one node per indexed dimension, like torch."""
-    key = _plain_key(key)
-    if not is_basic_index(key):
-        try:
-            a._array[key]
-        except IndexError as error:
-            raise IndexError(str(error).replace("axis", "dimension")) from None
-        return run_op(IndexBackward0(key), a)
-    parts = expand_basic_index(key, a.ndim)
-    if not isinstance(key, slice) and all(part == slice(None) for part in parts):
-        return run_view_op(AliasBackward0(), a)  # t[...], t[:, :]; but t[:] is a slice
-    steps = [p for p in parts if p != slice(None)] or [slice(None)]
-    result, dim, step_index = a, 0, 0
-    for part in parts:
-        if part is None:
-            result = run_view_op(UnsqueezeBackward0(dim), result)
-            dim += 1
-        elif isinstance(part, slice):
-            if part != slice(None) or (steps == [slice(None)] and step_index == 0):
-                result = run_view_op(SliceBackward0(dim, part), result)
-                step_index += 1
-            dim += 1
-        elif part is not Ellipsis:
-            size = result._array.shape[dim]
-            if not -size <= part < size:
-                raise IndexError(
-                    f"index {part} is out of bounds for dimension {dim} with size {size}"
-                )
-            result = run_view_op(SelectBackward0(dim, int(part) % size), result)
-    return result
-
-
-def _plain_key(key: object) -> object:
-    """Replace tensors inside an index by their arrays."""
-    if isinstance(key, Tensor):
-        return key._array
-    if isinstance(key, tuple):
-        return tuple(part._array if isinstance(part, Tensor) else part for part in key)
-    if isinstance(key, list):
-        return np.asarray(key)
-    return key
 
 
 # --------------------------------------------------------------------------------------------
@@ -1047,58 +712,6 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return run_op(StackBackward0(dim), *tensors)
 
 
-# --------------------------------------------------------------------------------------------
-# Ops that in-place methods record (the value before the change is their first input)
-# --------------------------------------------------------------------------------------------
-
-
-class FillBackward2(Node):
-    """`fill_(value)` recorded: the old values are gone, so they get no gradient."""
-
-    def __init__(self, value: float) -> None:
-        super().__init__()
-        self.value = value
-
-    def forward(self, before: Tensor) -> np.ndarray:
-        return np.full_like(before._array, self.value)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.zeros_like(grad),)
-
-
-class ZeroBackward0(FillBackward2):
-    """`zero_()` recorded."""
-
-    def __init__(self) -> None:
-        super().__init__(0)
-
-
-class CopyBackwards(Node):
-    """`dst.copy_(src)` recorded: dst's old values get nothing, src gets the gradient."""
-
-    def forward(self, before: Tensor, source: Tensor) -> np.ndarray:
-        check_broadcast(before, source)
-        values = np.broadcast_to(source._array, before._array.shape)
-        return values.astype(before._array.dtype)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros_like(grad), grad
-
-
-class IndexPutBackward0(Node):
-    """`t[index] = values` with an array index, recorded."""
-
-    def __init__(self, key: object) -> None:
-        super().__init__()
-        self.key = key
-
-    def forward(self, before: Tensor, values: Tensor) -> np.ndarray:
-        result = before._array.copy()
-        result[self.key] = values._array
-        return result
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        grad_before = grad.copy()
-        grad_before[self.key] = 0
-        grad_values = grad[self.key]
-        return grad_before, grad_values
+# The view ops need run_op and connect from above, and matmul needs squeeze and unsqueeze from
+# views.py: importing it last breaks the circle.
+from . import views  # noqa: E402

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from .autograd import no_grad
-from .tensor import Tensor, tensor
+from .creation import tensor
+from .tensor import Tensor
 
 __all__ = ["SGD", "Adam", "Optimizer"]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import dtypes
 from .autograd import AccumulateGrad, Node, backward
-from .views import Storage, VersionCounter
+from .versions import Storage, VersionCounter
 
 if TYPE_CHECKING:
     from .ops import MaxResult
@@ -102,20 +102,17 @@ class Tensor:
         tensor._set_fields(array)
         return tensor
 
-    @classmethod
-    def _make_view(
-        cls, source: Tensor, array: np.ndarray, view_fn: Callable[[np.ndarray], np.ndarray]
-    ) -> Tensor:
-        """A view of `source`: same memory, same version counter, `_base` = the root tensor."""
-        view = cls._from_array(array)
-        view._storage = source._storage
-        view._version_counter = source._version_counter
-        view._base = source._base if source._base is not None else source
-        view._view_version = source._version_counter.value
-        if source._view_of is None:
+    def _view(self, array: np.ndarray, view_fn: Callable[[np.ndarray], np.ndarray]) -> Tensor:
+        """A view of self: same memory, same version counter, `_base` = the root tensor."""
+        view = Tensor._from_array(array)
+        view._storage = self._storage
+        view._version_counter = self._version_counter
+        view._base = self._base if self._base is not None else self
+        view._view_version = self._version_counter.value
+        if self._view_of is None:
             view._view_of = view_fn
         else:
-            outer = source._view_of
+            outer = self._view_of
             view._view_of = lambda base_array: view_fn(outer(base_array))
         return view
 
@@ -508,7 +505,7 @@ class Tensor:
                 dtype = np.dtype(np.int64) if self._array.dtype.kind == "b" else self._array.dtype
             return Tensor._from_array(np.asarray(value, dtype=dtype))
         if isinstance(value, (np.ndarray, list, tuple)):
-            return tensor(value)
+            return Tensor(value)
         raise TypeError(f"unsupported operand: Tensor and {type(value).__name__}")
 
     # ---- comparisons (never recorded) -------------------------------------------------------
@@ -618,23 +615,23 @@ class Tensor:
 
     def view(self, *shape: int | Sequence[int]) -> Tensor:
         """Same memory, another shape (an error when that is impossible without a copy)."""
-        return ops.view(self, _shape_args(shape))
+        return views.view(self, _shape_args(shape))
 
     def reshape(self, *shape: int | Sequence[int]) -> Tensor:
         """Another shape: a view if possible, a copy otherwise."""
-        return ops.reshape(self, _shape_args(shape))
+        return views.reshape(self, _shape_args(shape))
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         """Swap two dimensions (a view)."""
-        return ops.transpose(self, dim0, dim1)
+        return views.transpose(self, dim0, dim1)
 
     def permute(self, *dims: int | Sequence[int]) -> Tensor:
         """Reorder dimensions (a view)."""
-        return ops.permute(self, _shape_args(dims))
+        return views.permute(self, _shape_args(dims))
 
     def t(self) -> Tensor:
         """Transpose of a 2-D tensor (a view)."""
-        return ops.t(self)
+        return views.t(self)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - torch's name
@@ -647,26 +644,26 @@ class Tensor:
                 UserWarning,
                 stacklevel=2,
             )
-        return ops.permute(self, tuple(reversed(range(self.ndim))))
+        return views.permute(self, tuple(reversed(range(self.ndim))))
 
     def unsqueeze(self, dim: int) -> Tensor:
         """Insert a dimension of size 1 (a view)."""
-        return ops.unsqueeze(self, dim)
+        return views.unsqueeze(self, dim)
 
     def squeeze(self, dim: int | None = None) -> Tensor:
         """Remove dimensions of size 1 (a view)."""
-        return ops.squeeze(self, dim)
+        return views.squeeze(self, dim)
 
     def expand(self, *shape: int | Sequence[int]) -> Tensor:
         """Broadcast to a bigger shape without copying (a view)."""
-        return ops.expand(self, _shape_args(shape))
+        return views.expand(self, _shape_args(shape))
 
     def flatten(self) -> Tensor:
         """All elements in one dimension."""
         return self.reshape(-1)
 
     def __getitem__(self, key: object) -> Tensor:
-        return ops.getitem(self, key)
+        return views.getitem(self, key)
 
     # ---- in-place operations -----------------------------------------------------------------
     # Each one changes this tensor's memory, bumps the shared version counter, and, when the
@@ -698,29 +695,31 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Set every element to 0, in place."""
-        return inplace.apply(self, lambda before: ops.run_op(ops.ZeroBackward0(), before))
+        return inplace.apply(self, lambda before: ops.run_op(inplace.ZeroBackward0(), before))
 
     def fill_(self, value: float) -> Tensor:
         """Set every element to `value`, in place."""
-        return inplace.apply(self, lambda before: ops.run_op(ops.FillBackward2(value), before))
+        return inplace.apply(self, lambda before: ops.run_op(inplace.FillBackward2(value), before))
 
     def copy_(self, source: object) -> Tensor:
         """Copy `source`'s values into this tensor's memory (broadcasting), in place."""
         source = self._wrap(source)
         return inplace.apply(
-            self, lambda before: ops.run_op(ops.CopyBackwards(), before, source), source
+            self, lambda before: ops.run_op(inplace.CopyBackwards(), before, source), source
         )
 
     __iadd__, __isub__, __imul__, __itruediv__ = add_, sub_, mul_, div_
 
     def __setitem__(self, key: object, value: object) -> None:
         value = self._wrap(value)
-        plain_key = ops._plain_key(key)
-        if ops.is_basic_index(plain_key):
+        plain_key = views._plain_key(key)
+        if views.is_basic_index(plain_key):
             self[key].copy_(value)  # a view of the region, then an in-place copy into it
             return
         inplace.apply(
-            self, lambda before: ops.run_op(ops.IndexPutBackward0(plain_key), before, value), value
+            self,
+            lambda before: ops.run_op(inplace.IndexPutBackward0(plain_key), before, value),
+            value,
         )
 
 
@@ -753,124 +752,7 @@ def _to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
     )
 
 
-# ---- factory functions -------------------------------------------------------------------------
-
-
-def tensor(data: object, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
-    """A new tensor holding a copy of `data` (floats become float32, ints int64)."""
-    array = _to_array(data, dtype)
-    if requires_grad and array.dtype.kind != "f":
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    result = Tensor._from_array(array)
-    result._requires_grad = requires_grad
-    return result
-
-
-def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing memory with a numpy array (no copy)."""
-    dtypes.from_numpy_dtype(array.dtype)
-    return Tensor._from_array(array)
-
-
-def _sized(shape: tuple, make: Callable[[tuple[int, ...]], np.ndarray], dtype, requires_grad):
-    array = make(_shape_args(shape))
-    if dtype is not None:
-        array = array.astype(dtypes.to_numpy_dtype(dtype))
-    return tensor(array, requires_grad=requires_grad) if requires_grad else from_numpy(array)
-
-
-def zeros(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros (float32 by default)."""
-    return _sized(shape, lambda s: np.zeros(s, dtype=np.float32), dtype, requires_grad)
-
-
-def ones(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones (float32 by default)."""
-    return _sized(shape, lambda s: np.ones(s, dtype=np.float32), dtype, requires_grad)
-
-
-def full(
-    shape: Sequence[int],
-    value: float,
-    dtype: dtypes.DType | None = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """A tensor filled with `value` (a float gives float32, an int int64, as in torch)."""
-    return tensor(np.full(tuple(shape), value).tolist(), dtype=dtype, requires_grad=requires_grad)
-
-
-def zeros_like(other: Tensor, requires_grad: bool = False) -> Tensor:
-    """Zeros with `other`'s shape and dtype."""
-    return tensor(np.zeros_like(other._array), requires_grad=requires_grad)
-
-
-def ones_like(other: Tensor, requires_grad: bool = False) -> Tensor:
-    """Ones with `other`'s shape and dtype."""
-    return tensor(np.ones_like(other._array), requires_grad=requires_grad)
-
-
-def arange(
-    start: float,
-    end: float | None = None,
-    step: float = 1,
-    dtype: dtypes.DType | None = None,
-    requires_grad: bool = False,
-) -> Tensor:
-    """Evenly spaced values in [start, end): integers stay int64, floats become float32."""
-    if end is None:
-        start, end = 0, start
-    values = np.arange(start, end, step)
-    return tensor(
-        values if values.dtype.kind != "f" else values.astype(np.float32),
-        dtype=dtype,
-        requires_grad=requires_grad,
-    )
-
-
-def linspace(start: float, end: float, steps: int, requires_grad: bool = False) -> Tensor:
-    """`steps` evenly spaced float32 values from start to end, both included."""
-    return tensor(np.linspace(start, end, steps, dtype=np.float32), requires_grad=requires_grad)
-
-
-# ---- random numbers: one seeded generator, so every run prints the same numbers --------------
-
-_generator = np.random.default_rng(0)
-
-
-def manual_seed(seed: int) -> None:
-    """Seed minigrad's random generator (randn, rand, randint, randperm, nn initialisation)."""
-    global _generator
-    _generator = np.random.default_rng(seed)
-
-
-def generator() -> np.random.Generator:
-    """The generator behind minigrad's random functions (for nn initialisation)."""
-    return _generator
-
-
-def randn(*shape: int, requires_grad: bool = False, dtype: dtypes.DType | None = None) -> Tensor:
-    """Samples from the standard normal distribution (float32)."""
-    return _sized(
-        shape, lambda s: _generator.standard_normal(s, dtype=np.float32), dtype, requires_grad
-    )
-
-
-def rand(*shape: int, requires_grad: bool = False, dtype: dtypes.DType | None = None) -> Tensor:
-    """Samples uniform on [0, 1) (float32)."""
-    return _sized(shape, lambda s: _generator.random(s, dtype=np.float32), dtype, requires_grad)
-
-
-def randint(low: int, high: int, size: Sequence[int]) -> Tensor:
-    """Random integers in [low, high) (int64)."""
-    return from_numpy(_generator.integers(low, high, size=tuple(size), dtype=np.int64))
-
-
-def randperm(n: int) -> Tensor:
-    """A random permutation of 0 .. n-1 (int64)."""
-    return from_numpy(_generator.permutation(n).astype(np.int64))
-
-
 # These modules need the Tensor class defined above, and Tensor's methods need them: importing
 # them last breaks the circle.
-from . import inplace, ops  # noqa: E402
+from . import inplace, ops, views  # noqa: E402
 from ._format import dtype_suffix, format_tensor  # noqa: E402

@@ -18,7 +18,8 @@ import gc
 import tracemalloc
 
 from ..autograd import no_grad
-from ..tensor import Tensor, manual_seed, randn
+from ..creation import manual_seed, randn
+from ..tensor import Tensor
 from . import functional as F
 from .modules import Linear, ReLU, Sequential
 

@@ -13,8 +13,9 @@ import warnings
 import numpy as np
 
 from ..autograd import Node
+from ..creation import generator
 from ..ops import run_op
-from ..tensor import Tensor, generator
+from ..tensor import Tensor
 
 __all__ = [
     "binary_cross_entropy",

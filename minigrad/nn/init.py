@@ -11,7 +11,8 @@ import math
 import numpy as np
 
 from ..autograd import no_grad
-from ..tensor import Tensor, generator
+from ..creation import generator
+from ..tensor import Tensor
 
 __all__ = [
     "calculate_gain",

@@ -17,7 +17,8 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import no_grad
-from ..tensor import Tensor, zeros
+from ..creation import zeros
+from ..tensor import Tensor
 from . import functional as F
 from . import init
 
