@@ -3,7 +3,9 @@
 Where to read, in the order a tensor meets them:
 
 - `tensor.py`    the Tensor, and the three ways to cut the graph: detach, detach_, data
-- `ops.py`       the operations, forward and backward side by side
+- `ops.py`       the elementwise operations, forward and backward side by side, and
+                 `run_op`, which records an operation in the graph
+- `reductions.py`, `matrix.py`  sum/mean/max, and matrix products, written the same way
 - `versions.py`  shared memory and version counters: what views, detach() and .data share
 - `views.py`     views: results that share memory and version counter with their input
 - `inplace.py`   what an in-place change does to memory, versions and the graph

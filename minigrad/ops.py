@@ -12,7 +12,6 @@ order of the inputs (broadcast inputs are summed back to their shape by the engi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
@@ -73,6 +72,22 @@ def check_broadcast(a: Tensor, b: Tensor) -> None:
                 f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
                 f"at non-singleton dimension {dim}"
             )
+
+
+def normalize_dims(dim: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    """Turn `dim` (an int, a sequence or None for all) into sorted non-negative axes."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    checked = []
+    for d in dims:
+        low, high = -max(ndim, 1), max(ndim, 1) - 1
+        if not low <= d <= high:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})"
+            )
+        checked.append(d % max(ndim, 1))
+    return tuple(sorted(set(checked)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -246,26 +261,6 @@ class PowBackward2(Node):
         return (grad * self.unpack("result") * np.log(self.base),)
 
 
-def add(a: Tensor, b: Tensor, alpha: float = 1) -> Tensor:
-    """a + alpha * b, with broadcasting."""
-    return run_op(AddBackward0(alpha), a, b)
-
-
-def sub(a: Tensor, b: Tensor, alpha: float = 1) -> Tensor:
-    """a - alpha * b, with broadcasting."""
-    return run_op(SubBackward0(alpha), a, b)
-
-
-def mul(a: Tensor, b: Tensor) -> Tensor:
-    """a * b, elementwise with broadcasting."""
-    return run_op(MulBackward0(), a, b)
-
-
-def div(a: Tensor, b: Tensor) -> Tensor:
-    """a / b (true division), elementwise with broadcasting."""
-    return run_op(DivBackward0(), a, b)
-
-
 # --------------------------------------------------------------------------------------------
 # Elementwise functions
 # --------------------------------------------------------------------------------------------
@@ -428,246 +423,6 @@ class ToCopyBackward0(Node):
 
 
 # --------------------------------------------------------------------------------------------
-# Reductions
-# --------------------------------------------------------------------------------------------
-
-
-def normalize_dims(dim: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
-    """Turn `dim` (an int, a sequence or None for all) into sorted non-negative axes."""
-    if dim is None:
-        return tuple(range(ndim))
-    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-    checked = []
-    for d in dims:
-        low, high = -max(ndim, 1), max(ndim, 1) - 1
-        if not low <= d <= high:
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})"
-            )
-        checked.append(d % max(ndim, 1))
-    return tuple(sorted(set(checked)))
-
-
-def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool):
-    """Broadcast a reduced gradient back to the input's shape."""
-    if not keepdim and shape:
-        grad = np.expand_dims(grad, axes)
-    return np.broadcast_to(grad, shape)
-
-
-class SumBackward0(Node):
-    """Sum of all elements: every element gets the output's gradient."""
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        dtype = a._array.dtype if a._array.dtype.kind == "f" else np.int64
-        return np.asarray(np.add.reduce(a._array, axis=None, dtype=dtype))
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        # a read-only broadcast view: no memory is written for what is one number repeated
-        return (np.broadcast_to(grad, self.input_shapes[0]),)
-
-
-class SumBackward1(Node):
-    """Sum over the dimensions `dim`."""
-
-    def __init__(self, dim: int | Sequence[int], keepdim: bool) -> None:
-        super().__init__()
-        self.dim, self.keepdim = dim, keepdim
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        self.axes = normalize_dims(self.dim, a.ndim)
-        dtype = a._array.dtype if a._array.dtype.kind == "f" else np.int64
-        return np.asarray(a._array.sum(axis=self.axes, keepdims=self.keepdim, dtype=dtype))
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (_expand_back(grad, self.input_shapes[0], self.axes, self.keepdim),)
-
-
-def _check_mean_dtype(a: Tensor) -> None:
-    if a._array.dtype.kind != "f":
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {a.dtype.torch_kind}"
-        )
-
-
-class MeanBackward0(Node):
-    """Mean of all elements: every element gets grad / n."""
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        _check_mean_dtype(a)
-        return np.asarray(a._array.mean(dtype=a._array.dtype))
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        shape = self.input_shapes[0]
-        return (np.broadcast_to(grad / max(int(np.prod(shape)), 1), shape),)
-
-
-class MeanBackward1(Node):
-    """Mean over the dimensions `dim`."""
-
-    def __init__(self, dim: int | Sequence[int], keepdim: bool) -> None:
-        super().__init__()
-        self.dim, self.keepdim = dim, keepdim
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        _check_mean_dtype(a)
-        self.axes = normalize_dims(self.dim, a.ndim)
-        return np.asarray(a._array.mean(axis=self.axes, keepdims=self.keepdim))
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        shape = self.input_shapes[0]
-        count = int(np.prod([shape[i] for i in self.axes])) if shape else 1
-        return (_expand_back(grad / count, shape, self.axes, self.keepdim),)
-
-
-class MaxBackward1(Node):
-    """Maximum of all elements: the gradient is shared evenly between tied maxima (as torch)."""
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        if a._array.size == 0:
-            raise RuntimeError(
-                "max(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument."
-            )
-        self.save("self", a)
-        return np.asarray(a._array.max())
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        a = self.unpack("self")
-        winners = a == a.max()
-        return (grad * winners / winners.sum(),)
-
-
-class MaxBackward0(Node):
-    """Maximum along `dim`: the gradient goes to the first index of the maximum."""
-
-    def __init__(self, dim: int, keepdim: bool) -> None:
-        super().__init__()
-        self.dim, self.keepdim = dim, keepdim
-
-    def forward(self, a: Tensor) -> np.ndarray:
-        (self.axis,) = normalize_dims(self.dim, a.ndim)
-        self.indices = np.expand_dims(np.argmax(a._array, axis=self.axis), self.axis)
-        values = np.take_along_axis(a._array, self.indices, axis=self.axis)
-        return values if self.keepdim else np.squeeze(values, axis=self.axis)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        if not self.keepdim:
-            grad = np.expand_dims(grad, self.axis)
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        np.put_along_axis(full, self.indices, grad, axis=self.axis)
-        return (full,)
-
-
-class MaxResult(NamedTuple):
-    """What `t.max(dim)` returns: the maxima and where they are (torch.return_types.max)."""
-
-    values: Tensor
-    indices: Tensor
-
-
-def max_along(a: Tensor, dim: int, keepdim: bool = False) -> MaxResult:
-    """(values, indices) of the maximum along `dim`."""
-    node = MaxBackward0(dim, keepdim)
-    values = run_op(node, a)
-    indices = node.indices if keepdim else np.squeeze(node.indices, axis=node.axis)
-    return MaxResult(values, Tensor._from_array(indices.astype(np.int64)))
-
-
-# --------------------------------------------------------------------------------------------
-# Matrix products
-# --------------------------------------------------------------------------------------------
-
-
-def _check_float_pair(a: Tensor, b: Tensor) -> None:
-    if a._array.dtype != b._array.dtype:
-        raise RuntimeError(
-            "expected m1 and m2 to have the same dtype, but got: "
-            f"{a.dtype.name_in_errors} != {b.dtype.name_in_errors}"
-        )
-
-
-class MmBackward0(Node):
-    """Matrix product of two 2-D tensors: d/dA = G @ B.T, d/dB = A.T @ G."""
-
-    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
-        (n, k), (k2, m) = a._array.shape, b._array.shape
-        if k != k2:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-        _check_float_pair(a, b)
-        if b.requires_grad:
-            self.save("self", a)
-        if a.requires_grad:
-            self.save("mat2", b)
-        return a._array @ b._array
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
-        grad_a = grad @ self.unpack("mat2").T if "mat2" in self.saved else None
-        grad_b = self.unpack("self").T @ grad if "self" in self.saved else None
-        return grad_a, grad_b
-
-
-class MvBackward0(Node):
-    """Matrix times vector: d/dA = outer(g, v), d/dv = A.T @ g."""
-
-    def forward(self, a: Tensor, v: Tensor) -> np.ndarray:
-        (n, k), (k2,) = a._array.shape, v._array.shape
-        if k != k2:
-            raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
-        _check_float_pair(a, v)
-        self.save("self", a)
-        self.save("vec", v)
-        return a._array @ v._array
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.outer(grad, self.unpack("vec")), self.unpack("self").T @ grad
-
-
-class DotBackward0(Node):
-    """Dot product of two vectors: d/da = g * b, d/db = g * a."""
-
-    def forward(self, a: Tensor, b: Tensor) -> np.ndarray:
-        if a._array.shape != b._array.shape:
-            n, m = a._array.size, b._array.size
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
-                f"number of elements, but got {n} and {m} elements respectively"
-            )
-        _check_float_pair(a, b)
-        self.save("self", a)
-        self.save("tensor", b)
-        return np.asarray(a._array @ b._array)
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return grad * self.unpack("tensor"), grad * self.unpack("self")
-
-
-def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """a @ b for 1-D and 2-D tensors, recorded with the node torch would use."""
-    if a.ndim == 0 or b.ndim == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D"
-        )
-    if a.ndim > 2 or b.ndim > 2:
-        raise NotImplementedError(
-            f"minigrad's matmul handles 1-D and 2-D tensors; got {a.ndim}-D and {b.ndim}-D. "
-            "Reshape to 2-D first (for example x.reshape(-1, x.shape[-1]))."
-        )
-    if a.ndim == 2 and b.ndim == 2:
-        return run_op(MmBackward0(), a, b)
-    if a.ndim == 2:
-        return run_op(MvBackward0(), a, b)
-    if b.ndim == 2:  # torch: unsqueeze the vector, multiply matrices, squeeze again
-        result = views.squeeze(matmul(views.unsqueeze(a, 0), b), 0, node_name="SqueezeBackward4")
-        # torch squeezes the product in place: the result is no view, and its _version is 1
-        result._base = None
-        result._version_counter.bump()
-        return result
-    return run_op(DotBackward0(), a, b)
-
-
-# --------------------------------------------------------------------------------------------
 # Joining tensors
 # --------------------------------------------------------------------------------------------
 
@@ -710,8 +465,3 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Stack tensors along a new dimension."""
     return run_op(StackBackward0(dim), *tensors)
-
-
-# The view ops need run_op and connect from above, and matmul needs squeeze and unsqueeze from
-# views.py: importing it last breaks the circle.
-from . import views  # noqa: E402

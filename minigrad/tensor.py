@@ -29,7 +29,7 @@ from .autograd import AccumulateGrad, Node, backward
 from .versions import Storage, VersionCounter
 
 if TYPE_CHECKING:
-    from .ops import MaxResult
+    from .reductions import MaxResult
 
 _tensor_serials = itertools.count()
 
@@ -431,19 +431,19 @@ class Tensor:
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
         """self + alpha * other."""
-        return ops.add(self, self._wrap(other), alpha)
+        return ops.run_op(ops.AddBackward0(alpha), self, self._wrap(other))
 
     def sub(self, other: object, alpha: float = 1) -> Tensor:
         """self - alpha * other."""
-        return ops.sub(self, self._wrap(other), alpha)
+        return ops.run_op(ops.SubBackward0(alpha), self, self._wrap(other))
 
     def mul(self, other: object) -> Tensor:
         """self * other."""
-        return ops.mul(self, self._wrap(other))
+        return ops.run_op(ops.MulBackward0(), self, self._wrap(other))
 
     def div(self, other: object) -> Tensor:
         """self / other."""
-        return ops.div(self, self._wrap(other))
+        return ops.run_op(ops.DivBackward0(), self, self._wrap(other))
 
     def pow(self, exponent: object) -> Tensor:
         """self ** exponent (a number or a tensor)."""
@@ -453,7 +453,7 @@ class Tensor:
 
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product (1-D and 2-D)."""
-        return ops.matmul(self, self._wrap(other))
+        return matrix.matmul(self, self._wrap(other))
 
     # `2 + t` records the same graph as `t + 2` in torch, so the reflected forms of the
     # symmetric operators are the same methods
@@ -464,12 +464,12 @@ class Tensor:
     def __rsub__(self, other: object) -> Tensor:
         if isinstance(other, numbers.Number):
             return ops.run_op(ops.RsubBackward1(other), self)
-        return ops.sub(self._wrap(other), self)
+        return self._wrap(other).sub(self)
 
     def __rtruediv__(self, other: object) -> Tensor:
         if isinstance(other, numbers.Number):  # torch: number / t is reciprocal(t) * number
-            return ops.mul(self.reciprocal(), self._wrap(other))
-        return ops.div(self._wrap(other), self)
+            return self.reciprocal().mul(other)
+        return self._wrap(other).div(self)
 
     def __rpow__(self, base: object) -> Tensor:
         if isinstance(base, numbers.Number):
@@ -477,7 +477,7 @@ class Tensor:
         return self._wrap(base).pow(self)
 
     def __rmatmul__(self, other: Tensor) -> Tensor:
-        return ops.matmul(self._wrap(other), self)
+        return matrix.matmul(self._wrap(other), self)
 
     def __neg__(self) -> Tensor:
         return ops.run_op(ops.NegBackward0(), self)
@@ -596,20 +596,20 @@ class Tensor:
     def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
         """Sum of all elements, or along `dim`."""
         if dim is None:
-            return ops.run_op(ops.SumBackward0(), self)
-        return ops.run_op(ops.SumBackward1(dim, keepdim), self)
+            return ops.run_op(reductions.SumBackward0(), self)
+        return ops.run_op(reductions.SumBackward1(dim, keepdim), self)
 
     def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
         """Mean of all elements, or along `dim`."""
         if dim is None:
-            return ops.run_op(ops.MeanBackward0(), self)
-        return ops.run_op(ops.MeanBackward1(dim, keepdim), self)
+            return ops.run_op(reductions.MeanBackward0(), self)
+        return ops.run_op(reductions.MeanBackward1(dim, keepdim), self)
 
     def max(self, dim: int | None = None, keepdim: bool = False) -> Tensor | MaxResult:
         """Maximum of all elements, or (values, indices) along `dim`."""
         if dim is None:
-            return ops.run_op(ops.MaxBackward1(), self)
-        return ops.max_along(self, dim, keepdim)
+            return ops.run_op(reductions.MaxBackward1(), self)
+        return reductions.max_along(self, dim, keepdim)
 
     # ---- views ---------------------------------------------------------------------------------
 
@@ -672,22 +672,22 @@ class Tensor:
     def add_(self, other: object, alpha: float = 1) -> Tensor:
         """self += alpha * other, in place."""
         other = self._wrap(other)
-        return inplace.apply(self, lambda before: ops.add(before, other, alpha), other)
+        return inplace.apply(self, lambda before: before.add(other, alpha), other)
 
     def sub_(self, other: object, alpha: float = 1) -> Tensor:
         """self -= alpha * other, in place."""
         other = self._wrap(other)
-        return inplace.apply(self, lambda before: ops.sub(before, other, alpha), other)
+        return inplace.apply(self, lambda before: before.sub(other, alpha), other)
 
     def mul_(self, other: object) -> Tensor:
         """self *= other, in place."""
         other = self._wrap(other)
-        return inplace.apply(self, lambda before: ops.mul(before, other), other)
+        return inplace.apply(self, lambda before: before.mul(other), other)
 
     def div_(self, other: object) -> Tensor:
         """self /= other, in place."""
         other = self._wrap(other)
-        return inplace.apply(self, lambda before: ops.div(before, other), other)
+        return inplace.apply(self, lambda before: before.div(other), other)
 
     def clamp_(self, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
         """Limit values to [min, max], in place."""
@@ -754,5 +754,5 @@ def _to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
 
 # These modules need the Tensor class defined above, and Tensor's methods need them: importing
 # them last breaks the circle.
-from . import inplace, ops, views  # noqa: E402
+from . import inplace, matrix, ops, reductions, views  # noqa: E402
 from ._format import dtype_suffix, format_tensor  # noqa: E402

@@ -33,6 +33,11 @@ STALE_FILL = "#ffb3b3"
 RED = "#c0392b"
 STORAGE_COLOR = "#6f6f6f"
 
+# Above this many plain saved copies of one tensor (an RNN's weight saved by every step), the
+# copies are drawn as one node. A storage box with a hundred members spread over the whole
+# chain takes Graphviz minutes to lay out; every graph in the course stays far below this.
+COLLAPSE_SAVED_ABOVE = 8
+
 
 class GraphTooLargeError(ValueError):
     """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
@@ -102,11 +107,27 @@ class Marks:
 
 @dataclass
 class Options:
-    """Drawing switches shared by draw() and compare()."""
+    """Drawing switches shared by draw() and compare().
+
+    `collapse_saved_above`: when more than this many saved values are plain copies of one
+    drawn tensor (same memory, same version counter, unchanged since saved, not freed), they
+    are drawn as one "saved by N functions" node with a dashed edge to each function. Stale
+    and freed saved values are always drawn one by one. None never collapses.
+    """
 
     show_saved: bool = True
     show_versions: bool = True
     show_storage: bool = True
+    collapse_saved_above: int | None = COLLAPSE_SAVED_ABOVE
+
+
+@dataclass(frozen=True)
+class SavedCopies:
+    """Saved values drawn as one node: unchanged copies of the same tensor."""
+
+    key: str  # node id: "<tensor key>_saved", e.g. "T1_saved"
+    tensor: str  # key of the TensorNode they were saved from
+    members: tuple[str, ...]  # keys of the SavedNodes it stands for, in snapshot order
 
 
 class _Builder:
@@ -117,6 +138,8 @@ class _Builder:
         self.snap = snap
         self.options = options
         self.prefix = prefix
+        self.copies: dict[str, SavedCopies] = {}  # node key -> collapsed saved values
+        self.merged: dict[str, str] = {}  # saved key -> the key of the node that stands for it
 
     def node_id(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -192,6 +215,30 @@ class _Builder:
             attrs["style"] = "filled,dashed"
         return attrs
 
+    def copies_attrs(self, copies: SavedCopies) -> dict[str, str]:
+        """One node for many unchanged saved copies of a tensor: 'saved by N functions'."""
+        values = [self.snap.by_key(key) for key in copies.members]
+        owner = self.snap.by_key(copies.tensor).name
+        slots: dict[str, int] = {}
+        for value in values:
+            slots[value.slot] = slots.get(value.slot, 0) + 1
+        lines = [
+            _esc(f"saved = {owner}"),
+            _esc(f"by {len(values)} functions"),
+            _esc("as " + ", ".join(f"{slot} ×{count}" for slot, count in slots.items())),
+        ]
+        if self.options.show_versions:
+            first = values[0]  # every copy has the same versions: that is what made it a copy
+            lines.append(_esc(f"saved v{first.saved_version} / now v{first.current_version}"))
+        users = ", ".join(self.snap.by_key(value.function).label for value in values)
+        return {
+            "label": _html(*lines),
+            "fillcolor": SAVED_FILL,
+            "style": "filled",
+            "peripheries": "2",  # a stack of identical values
+            "tooltip": f"saved {owner} (the same memory, unchanged) for: {users}",
+        }
+
     # ---- the graph ----------------------------------------------------------------------
 
     def build(self, target: Any, marks: Marks | None = None) -> None:
@@ -199,11 +246,14 @@ class _Builder:
         marks = marks or Marks()
         snap = self.snap
         show_saved = self.options.show_saved
+        if show_saved:
+            self.collapse_copies(marks)
         placed: set[str] = set()
         if self.options.show_storage:
             for group in snap.storages:
                 # members are tensor keys (T...) and saved-value keys (F<function>_<slot>)
                 members = [key for key in group.members if show_saved or key.startswith("T")]
+                members = list(dict.fromkeys(self.merged.get(key, key) for key in members))
                 if len(members) < 2:
                     continue
                 with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
@@ -225,8 +275,10 @@ class _Builder:
             self.add_node(target, function.key, **self.function_attrs(function, marks))
             if show_saved:
                 for key in function.saved:
+                    key = self.merged.get(key, key)
                     if key not in placed:
                         self.add_any(target, key, marks)
+                        placed.add(key)
         for edge in snap.edges:
             if edge.kind == "none":
                 self.add_node(
@@ -242,7 +294,44 @@ class _Builder:
                     fontcolor="#666666",
                 )
         for edge in snap.edges:
-            self.add_snapshot_edge(edge.src, edge.dst, edge.kind, show_saved)
+            src = self.merged.get(edge.src, edge.src) if edge.kind == "saved" else edge.src
+            self.add_snapshot_edge(src, edge.dst, edge.kind, show_saved)
+
+    def collapse_copies(self, marks: Marks) -> None:
+        """Find the saved values to draw as one node per tensor (see Options)."""
+        limit = self.options.collapse_saved_above
+        if limit is None:
+            return
+        tensors = {tensor.key: tensor for tensor in self.snap.tensors}
+        candidates: dict[tuple[str, str | None, int | None], list[str]] = {}
+        for value in self.snap.saved:
+            owner = tensors.get(value.tensor) if value.tensor is not None else None
+            plain = (
+                owner is not None
+                and not value.freed
+                and not value.stale
+                and value.saved_version is not None
+                and value.storage == owner.storage
+                and value.counter == owner.counter
+                # compare() writes notes on changed values: those keep their own node
+                and value.key not in marks.notes
+                and value.key not in marks.changed
+                and value.key not in marks.new
+            )
+            if plain:
+                group_key = (owner.key, value.counter, value.saved_version)
+                candidates.setdefault(group_key, []).append(value.key)
+        taken: set[str] = set()
+        for (tensor_key, _, _), members in candidates.items():
+            if len(members) <= limit:
+                continue
+            key, number = f"{tensor_key}_saved", 1
+            while key in taken:  # one tensor saved at two versions: two nodes
+                number += 1
+                key = f"{tensor_key}_saved{number}"
+            taken.add(key)
+            self.copies[key] = SavedCopies(key, tensor_key, tuple(members))
+            self.merged.update((member, key) for member in members)
 
     def add_snapshot_edge(self, src: str, dst: str, kind: str, show_saved: bool) -> None:
         if kind == "saved":
@@ -256,6 +345,10 @@ class _Builder:
             self.add_edge(src, dst)
 
     def add_any(self, target: Any, key: str, marks: Marks) -> None:
+        """Add the node for a tensor, a saved value or a group of saved copies."""
+        if key in self.copies:
+            self.add_node(target, key, **self.copies_attrs(self.copies[key]))
+            return
         node = self.snap.by_key(key)
         if isinstance(node, TensorNode):
             self.add_node(target, key, **self.tensor_attrs(node, marks))
@@ -274,7 +367,8 @@ class _Builder:
         elif self.options.show_versions:
             lines.append(_red(f"{len(group.counters)} version counters on one memory:"))
             for number, (_, keys) in enumerate(group.counters, start=1):
-                who = ", ".join(_esc(self.member_name(key)) for key in keys if key in visible)
+                shown = dict.fromkeys(self.merged.get(key, key) for key in keys)
+                who = ", ".join(_esc(self.member_name(key)) for key in shown if key in visible)
                 lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
 
@@ -289,6 +383,8 @@ class _Builder:
         return "?"
 
     def member_name(self, key: str) -> str:
+        if key in self.copies:
+            return f"saved by {len(self.copies[key].members)} functions"
         node = self.snap.by_key(key)
         if isinstance(node, TensorNode):
             return node.name
