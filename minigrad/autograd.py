@@ -193,6 +193,16 @@ class AccumulateGrad(Node):
             leaf._grad._version_counter.bump()
 
 
+def edge_to(tensor: Tensor) -> tuple[Node | None, int]:
+    """Where a gradient for `tensor` must go: its grad_fn, its AccumulateGrad, or nowhere."""
+    node = tensor.grad_fn
+    if node is not None:
+        return (node, 0)
+    if tensor._requires_grad:
+        return (tensor._grad_accumulator(), 0)
+    return (None, 0)  # the empty slot a detached input leaves behind
+
+
 def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Sum `grad` down to `shape`: the backward of numpy broadcasting.
 
@@ -334,13 +344,6 @@ def _deliver_retained_grad(node: Node, grad_out: np.ndarray) -> None:
         tensor._grad._array += grad_out
 
 
-def _root_edge(tensor: Tensor) -> Node:
-    """The node where backward starts for `tensor` (its grad_fn, or its AccumulateGrad)."""
-    if tensor.grad_fn is not None:
-        return tensor.grad_fn
-    return tensor._grad_accumulator()
-
-
 def _listed(value: Any) -> list[Any]:
     """One tensor, or a list or tuple of them, as a list."""
     return list(value) if isinstance(value, (list, tuple)) else [value]
@@ -371,7 +374,7 @@ def _initial_grads(
                     f"Mismatch in shape: grad_output[{index}] has a shape of {Size(start.shape)} "
                     f"and output[{index}] has a shape of {Size(output._array.shape)}."
                 )
-        roots.append((_root_edge(output), start))
+        roots.append((edge_to(output)[0], start))
     return roots
 
 
@@ -398,7 +401,7 @@ def grad(
     for tensor in inputs_list:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    targets = [_root_edge(tensor) for tensor in inputs_list]
+    targets = [edge_to(tensor)[0] for tensor in inputs_list]
     captured = run_backward(
         _initial_grads(outputs, grad_outputs),
         retain_graph=bool(retain_graph),

@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .autograd import Node
+from .autograd import Node, edge_to
 from .grad_mode import is_grad_enabled
-from .ops import check_broadcast, edge_to
+from .ops import check_broadcast
 from .tensor import Tensor
 
 

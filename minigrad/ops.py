@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .autograd import Node
+from .autograd import Node, edge_to
 from .dtypes import float_dtype, result_dtype
 from .grad_mode import _GradMode
 from .tensor import Tensor
@@ -23,16 +23,6 @@ from .tensor import Tensor
 # --------------------------------------------------------------------------------------------
 # Connecting an op to the graph
 # --------------------------------------------------------------------------------------------
-
-
-def edge_to(tensor: Tensor) -> tuple[Node | None, int]:
-    """Where a gradient for `tensor` must go: its grad_fn, its AccumulateGrad, or nowhere."""
-    node = tensor.grad_fn
-    if node is not None:
-        return (node, 0)
-    if tensor._requires_grad:
-        return (tensor._grad_accumulator(), 0)
-    return (None, 0)  # the empty slot a detached input leaves behind
 
 
 def run_op(node: Node, *inputs: Tensor) -> Tensor:
