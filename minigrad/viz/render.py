@@ -32,11 +32,12 @@ SAVED_FILL = "#ffd8a8"  # orange
 STALE_FILL = "#ffb3b3"
 RED = "#c0392b"
 STORAGE_COLOR = "#6f6f6f"
+SAVED_EDGE = "#e67e22"
 
 # Above this many plain saved copies of one tensor (an RNN's weight saved by every step), the
 # copies are drawn as one node. A storage box with a hundred members spread over the whole
 # chain takes Graphviz minutes to lay out; every graph in the course stays far below this.
-COLLAPSE_SAVED_ABOVE = 8
+COLLAPSE_ABOVE = 8
 
 
 class GraphTooLargeError(ValueError):
@@ -109,7 +110,7 @@ class Marks:
 class Options:
     """Drawing switches shared by draw() and compare().
 
-    `collapse_saved_above`: when more than this many saved values are plain copies of one
+    `collapse_above`: when more than this many saved values are plain copies of one
     drawn tensor (same memory, same version counter, unchanged since saved, not freed), they
     are drawn as one "saved by N functions" node with a dashed edge to each function. Stale
     and freed saved values are always drawn one by one. None never collapses.
@@ -118,7 +119,7 @@ class Options:
     show_saved: bool = True
     show_versions: bool = True
     show_storage: bool = True
-    collapse_saved_above: int | None = COLLAPSE_SAVED_ABOVE
+    collapse_above: int | None = COLLAPSE_ABOVE
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class _Builder:
         self.prefix = prefix
         self.copies: dict[str, SavedCopies] = {}  # node key -> collapsed saved values
         self.merged: dict[str, str] = {}  # saved key -> the key of the node that stands for it
+        self.function_order = {function.key: n for n, function in enumerate(snap.functions)}
 
     def node_id(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -254,11 +256,13 @@ class _Builder:
                 # members are tensor keys (T...) and saved-value keys (F<function>_<slot>)
                 members = [key for key in group.members if show_saved or key.startswith("T")]
                 members = list(dict.fromkeys(self.merged.get(key, key) for key in members))
-                if len(members) < 2:
+                outside = self.crowd(members)
+                members = [key for key in members if key not in outside]
+                if len(members) < 2 and not outside:
                     continue
                 with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
                     box.attr(
-                        label=self.storage_label(group, set(members)),
+                        label=self.storage_label(group, set(members), len(outside)),
                         style="dashed,rounded",
                         color=STORAGE_COLOR,
                         fontcolor=STORAGE_COLOR,
@@ -293,13 +297,42 @@ class _Builder:
                     color="#888888",
                     fontcolor="#666666",
                 )
-        for edge in snap.edges:
-            src = self.merged.get(edge.src, edge.src) if edge.kind == "saved" else edge.src
-            self.add_snapshot_edge(src, edge.dst, edge.kind, show_saved)
+        self.add_edges(target, show_saved)
+
+    def add_edges(self, target: Any, show_saved: bool) -> None:
+        """Every edge; a node used by many functions gets one trunk line (see add_fan)."""
+        limit = self.options.collapse_above
+        edges = [
+            (self.merged.get(edge.src, edge.src) if edge.kind == "saved" else edge.src, edge)
+            for edge in self.snap.edges
+            if edge.kind != "saved" or show_saved
+        ]
+        fans: dict[tuple[str, str], list[str]] = {}
+        if limit is not None:
+            for src, edge in edges:
+                if edge.kind in ("next", "saved"):
+                    fans.setdefault((src, edge.kind), []).append(edge.dst)
+            fans = {fan: users for fan, users in fans.items() if len(users) > limit}
+        for src, edge in edges:
+            if (src, edge.kind) not in fans:
+                self.add_snapshot_edge(src, edge.dst, edge.kind, show_saved)
+        for (src, kind), users in fans.items():
+            self.add_fan(target, src, kind, users)
+
+    def crowd(self, members: list[str]) -> set[str]:
+        """The saved values a storage box leaves out, to be drawn beside their functions.
+
+        Only when more than `collapse_above` of them remain after collapsing copies (values
+        changed since they were saved, say): a box stretched along a long chain is what
+        makes dot slow. They keep their own node and their red "backward will raise".
+        """
+        limit = self.options.collapse_above
+        saved = [key for key in members if not key.startswith("T") and key not in self.copies]
+        return set(saved) if limit is not None and len(saved) > limit else set()
 
     def collapse_copies(self, marks: Marks) -> None:
         """Find the saved values to draw as one node per tensor (see Options)."""
-        limit = self.options.collapse_saved_above
+        limit = self.options.collapse_above
         if limit is None:
             return
         tensors = {tensor.key: tensor for tensor in self.snap.tensors}
@@ -334,15 +367,37 @@ class _Builder:
             self.merged.update((member, key) for member in members)
 
     def add_snapshot_edge(self, src: str, dst: str, kind: str, show_saved: bool) -> None:
-        if kind == "saved":
-            if show_saved:
-                self.add_edge(
-                    src, dst, style="dashed", color="#e67e22", arrowhead="none", weight="0"
-                )
-        elif kind == "none":
-            self.add_edge(src, dst, style="dashed", color="#888888")
-        else:
-            self.add_edge(src, dst)
+        if kind != "saved" or show_saved:
+            self.add_edge(src, dst, **edge_attrs(kind))
+
+    def add_fan(self, target: Any, src: str, kind: str, users: list[str]) -> None:
+        """Edges from one node to many functions, drawn as one trunk line with a branch each.
+
+        dot straightens every long edge through every rank it crosses; a hundred of them from
+        one node (a weight used at every step) take it minutes. A chain of small relay points,
+        one just above each user, keeps every edge short.
+        """
+        # a weight on each branch pulls its relay down next to its user (a saved edge alone
+        # has none); the trunk's total length is fixed, its weight only keeps it straight
+        attrs = {**edge_attrs(kind), "weight": "2"}
+        trunk = {**attrs, "arrowhead": "none", "weight": "4"}
+        # the functions are in breadth-first order from the roots: the last ones are drawn
+        # highest, so the trunk runs from the top user down to the one nearest the roots
+        users = sorted(users, key=self.function_order.__getitem__, reverse=True)
+        previous = src
+        for number, user in enumerate(users):
+            relay = f"{src}_{kind}{number}"
+            target.node(
+                self.node_id(relay),
+                label="",
+                shape="point",
+                width="0.05",
+                style="filled",
+                color=attrs.get("color", "black"),
+            )
+            self.graph.edge(self.node_id(previous), self.node_id(relay), **trunk)
+            self.add_edge(relay, user, **attrs)
+            previous = relay
 
     def add_any(self, target: Any, key: str, marks: Marks) -> None:
         """Add the node for a tensor, a saved value or a group of saved copies."""
@@ -355,9 +410,11 @@ class _Builder:
         elif isinstance(node, SavedNode):
             self.add_node(target, key, **self.saved_attrs(node, marks))
 
-    def storage_label(self, group: Any, visible: set[str]) -> str:
+    def storage_label(self, group: Any, visible: set[str], outside: int = 0) -> str:
         """An HTML label: 'shared memory S1', then its version counter(s) and who uses them."""
         lines = [f"<B>shared memory {group.key}</B>"]
+        if outside:
+            lines.append(f"+ {outside} saved values of it, drawn beside their functions")
         known = [counter for counter, _ in group.counters if counter is not None]
         if self.options.show_versions and not known:
             lines.append("torch does not expose version counters")
@@ -368,7 +425,11 @@ class _Builder:
             lines.append(_red(f"{len(group.counters)} version counters on one memory:"))
             for number, (_, keys) in enumerate(group.counters, start=1):
                 shown = dict.fromkeys(self.merged.get(key, key) for key in keys)
-                who = ", ".join(_esc(self.member_name(key)) for key in shown if key in visible)
+                names = [_esc(self.member_name(key)) for key in shown if key in visible]
+                if outside:
+                    hidden = sum(1 for key in shown if key not in visible and key[0] != "T")
+                    names += [f"+ {hidden} saved values"] if hidden else []
+                who = ", ".join(names)
                 lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
 
@@ -390,6 +451,15 @@ class _Builder:
             return node.name
         function = self.snap.by_key(node.function)
         return f"saved {node.slot} of {function.label}"
+
+
+def edge_attrs(kind: str) -> dict[str, str]:
+    """How an edge of this kind looks (see model.Edge for the kinds)."""
+    if kind == "saved":
+        return {"style": "dashed", "color": SAVED_EDGE, "arrowhead": "none", "weight": "0"}
+    if kind == "none":
+        return {"style": "dashed", "color": "#888888"}
+    return {}
 
 
 def new_graph(comment: str) -> Graph:
