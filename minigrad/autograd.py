@@ -12,14 +12,11 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-
-if TYPE_CHECKING:
-    from .tensor import Tensor
 
 __all__ = [
     "AccumulateGrad",
@@ -176,8 +173,6 @@ class AccumulateGrad(Node):
         `owned` says that only the engine holds `grad`: then it becomes `.grad` as it is, with
         no copy (torch "steals" such a buffer too). Otherwise `.grad` gets its own copy.
         """
-        from .tensor import Tensor
-
         leaf = self.variable
         if not leaf._requires_grad:
             return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
@@ -335,8 +330,6 @@ def _deliver_retained_grad(node: Node, grad_out: np.ndarray) -> None:
     tensor = node._retained_output()
     if tensor is None:
         return
-    from .tensor import Tensor
-
     grad_out = np.asarray(grad_out, dtype=tensor._array.dtype)
     if tensor._grad is None:
         tensor._grad = Tensor._from_array(np.array(grad_out))
@@ -368,8 +361,6 @@ def _initial_grads(
         else:
             start = np.asarray(given._array if hasattr(given, "_array") else given)
             if start.shape != output._array.shape:
-                from .tensor import Size
-
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{index}] has a shape of {Size(start.shape)} "
                     f"and output[{index}] has a shape of {Size(output._array.shape)}."
@@ -395,8 +386,6 @@ def grad(
     allow_unused: bool = False,
 ) -> tuple[Tensor | None, ...]:
     """Return d(outputs)/d(inputs) without touching any `.grad` (like torch.autograd.grad)."""
-    from .tensor import Tensor
-
     inputs_list = _listed(inputs)
     for tensor in inputs_list:
         if not tensor.requires_grad:
@@ -422,5 +411,7 @@ def grad(
     return tuple(results)
 
 
-# gradcheck uses grad() above; minigrad.autograd.gradcheck is where torch users look for it
+# tensor.py imports this module for Node and backward, so Tensor can only be imported once both
+# are defined (minigrad/__init__.py imports autograd first); gradcheck uses grad() from above.
 from .gradcheck import GradcheckError, gradcheck  # noqa: E402
+from .tensor import Size, Tensor  # noqa: E402
