@@ -88,59 +88,6 @@ def test_sigmoid_is_stable_for_large_inputs():
     assert out.tolist() == [0.0, 0.5, 1.0]
 
 
-# ---- reductions along dimensions ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize("keepdim", [False, True])
-@pytest.mark.parametrize("dim", [0, 1, -1, (0, 1)])
-def test_sum_and_mean_along_dims(dim, keepdim):
-    x = leaf()
-    s = x.sum(dim, keepdim=keepdim)
-    np.testing.assert_allclose(s.detach().numpy(), A.sum(axis=dim, keepdims=keepdim))
-    assert s.grad_fn.name() == "SumBackward1"
-    (s * 2).sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), np.full_like(A, 2))
-    y = leaf()
-    m = y.mean(dim, keepdim=keepdim)
-    np.testing.assert_allclose(m.detach().numpy(), A.mean(axis=dim, keepdims=keepdim))
-    m.sum().backward()
-    count = A.size / m.numel()
-    np.testing.assert_allclose(y.grad.numpy(), np.full_like(A, 1 / count))
-
-
-def test_max_along_dim_returns_values_and_indices():
-    x = leaf()
-    result = x.max(1)
-    values, indices = result
-    assert values.tolist() == [2.0, 3.0] and indices.tolist() == [2, 2]
-    assert result.values is values and indices.dtype == minigrad.int64
-    assert values.grad_fn.name() == "MaxBackward0"
-    values.sum().backward()
-    assert x.grad.tolist() == [[0, 0, 1], [0, 0, 1]]
-    assert x.max(0, keepdim=True).values.shape == (1, 3)
-
-
-def test_argmax():
-    x = minigrad.tensor(A)
-    assert x.argmax().item() == 5
-    assert x.argmax(1).tolist() == [2, 2]
-    assert x.argmax(dim=0, keepdim=True).shape == (1, 3)
-
-
-def test_reduction_errors():
-    with pytest.raises(IndexError, match=r"^Dimension out of range \(expected to be in range"):
-        minigrad.zeros(2, 3).sum(2)
-    with pytest.raises(RuntimeError, match="^mean\\(\\): could not infer output dtype"):
-        minigrad.tensor([1, 2]).mean()
-    with pytest.raises(RuntimeError, match="^max\\(\\): Expected reduction dim"):
-        minigrad.zeros(0).max()
-
-
-def test_integer_sum_is_int64():
-    assert minigrad.tensor([1, 2], dtype=minigrad.int32).sum().dtype == minigrad.int64
-    assert minigrad.tensor([True, True]).sum().item() == 2
-
-
 # ---- binary ops and broadcasting -----------------------------------------------------------------
 
 BINARY = {
@@ -234,56 +181,6 @@ def test_gradients_keep_the_leaf_dtype():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     (x * minigrad.tensor([1.0, 2.0], dtype=minigrad.float64)).sum().backward()
     assert x.grad.dtype == minigrad.float32
-
-
-# ---- matrix products --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "left,right,name",
-    [((2, 3), (3, 4), "MmBackward0"), ((2, 3), (3,), "MvBackward0"),
-     ((3,), (3, 4), "SqueezeBackward4"), ((3,), (3,), "DotBackward0")],
-)  # fmt: skip
-def test_matmul_values_gradients_and_names(left, right, name):
-    rng = np.random.default_rng(1)
-    x_values, y_values = rng.normal(size=left), rng.normal(size=right)
-    x, y = leaf(x_values), leaf(y_values)
-    out = x @ y
-    assert out.grad_fn.name() == name
-    np.testing.assert_allclose(out.detach().numpy(), x_values @ y_values)
-    out.sum().backward()
-    g = np.ones(np.shape(x_values @ y_values))
-    if len(left) == 1 and len(right) == 1:
-        expected_x, expected_y = y_values, x_values
-    else:
-        x2 = x_values.reshape(1, -1) if len(left) == 1 else x_values
-        y2 = y_values.reshape(-1, 1) if len(right) == 1 else y_values
-        g2 = g.reshape(x2.shape[0], y2.shape[1])
-        expected_x, expected_y = (g2 @ y2.T).reshape(left), (x2.T @ g2).reshape(right)
-    np.testing.assert_allclose(x.grad.numpy(), expected_x)
-    np.testing.assert_allclose(y.grad.numpy(), expected_y)
-
-
-def test_matmul_errors_name_the_problem():
-    with pytest.raises(RuntimeError, match=r"^mat1 and mat2 shapes cannot be multiplied \(2x3 and"):
-        minigrad.ones(2, 3) @ minigrad.ones(2, 3)
-    with pytest.raises(RuntimeError, match="^size mismatch"):
-        minigrad.ones(2, 3) @ minigrad.ones(2)
-    with pytest.raises(RuntimeError, match="^inconsistent tensor size"):
-        minigrad.ones(3) @ minigrad.ones(2)
-    with pytest.raises(RuntimeError, match="^expected m1 and m2 to have the same dtype"):
-        minigrad.ones(2, 3) @ minigrad.ones(3, 2, dtype=minigrad.float64)
-    with pytest.raises(RuntimeError, match="both arguments to matmul need to be at least 1D"):
-        minigrad.tensor(2.0) @ minigrad.ones(2)
-    with pytest.raises(NotImplementedError, match="1-D and 2-D"):
-        minigrad.ones(2, 2, 2) @ minigrad.ones(2, 2)
-
-
-def test_matmul_with_a_constant_saves_only_what_it_needs():
-    w = leaf(np.ones((3, 2)))
-    out = minigrad.ones(4, 3, dtype=minigrad.float64) @ w
-    assert set(out.grad_fn.saved) == {"self"}
-    assert out.grad_fn.next_functions[0] == (None, 0)
 
 
 # ---- joining ---------------------------------------------------------------------------------
