@@ -8,6 +8,8 @@ uses (see minigrad/viz/model.py, _TorchReader); everything else must match line 
 
 from __future__ import annotations
 
+import re
+import shutil
 from typing import Any
 
 import pytest
@@ -144,3 +146,55 @@ def test_torch_stale_saved_value_is_read_from_the_error():
     (saved,) = viz.snapshot(out, names=dict(out=out)).saved
     assert (saved.saved_version, saved.current_version, saved.stale) == (0, 1, True)
     assert saved.tensor is not None  # the result slot belongs to the tensor made by this node
+
+
+def shared_weight_chain(lib: Any, uses: int, change_after: int | None = None):
+    """One weight used by `uses` multiplications (an unrolled RNN); w changed in place after
+    `change_after` of them, as an optimiser step would."""
+    w = lib.tensor([0.5, -0.3], requires_grad=True)
+    y0 = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = y0
+    for step in range(uses):
+        if step == change_after:
+            with lib.no_grad():
+                w.add_(1.0)
+        y = (y * w).tanh()
+    loss = y.sum()
+    return loss, dict(w=w, y0=y0, loss=loss)
+
+
+def comparable(source: str) -> str:
+    """DOT source without the comment naming the library and the storage-box line about
+    version counters, which torch does not expose."""
+    source = source.split("\n", 1)[1]
+    return re.sub(
+        r"one version counter, at v\d+|torch does not expose version counters", "", source
+    )
+
+
+def test_shared_weight_is_collapsed_the_same_way_for_torch():
+    uses = 3 * viz.COLLAPSE_ABOVE
+    loss, names = shared_weight_chain(torch, uses)
+    torch_source = viz.draw(loss, names=names).source
+    loss, names = shared_weight_chain(minigrad, uses)
+    minigrad_source = viz.draw(loss, names=names).source
+    assert f"by {uses} functions" in torch_source
+    assert comparable(torch_source) == comparable(minigrad_source)
+
+
+def test_torch_stale_copies_stay_individual():
+    limit = viz.COLLAPSE_ABOVE
+    loss, names = shared_weight_chain(torch, 2 * limit + 4, change_after=limit + 2)
+    source = viz.draw(loss, names=names).source
+    assert source.count("backward will raise") == limit + 2
+    assert f"by {limit + 2} functions" in source
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed")
+def test_torch_shared_weight_graph_of_a_thousand_nodes_renders_in_time():
+    loss, names = shared_weight_chain(torch, 250)
+    snap = viz.snapshot(loss, names=names)
+    assert snap.node_count >= 1000
+    graph = snap.draw(max_nodes=snap.node_count)
+    graph.render_timeout = 20.0  # about 1 s here; drawn plainly, minutes
+    assert "by 250 functions" in graph._repr_image_svg_xml()

@@ -25,9 +25,10 @@ from .model import (
     TensorNode,
     snapshot,
 )
-from .render import Graph, GraphRenderTimeoutError, GraphTooLargeError
+from .render import COLLAPSE_ABOVE, Graph, GraphRenderTimeoutError, GraphTooLargeError
 
 __all__ = [
+    "COLLAPSE_ABOVE",
     "Comparison",
     "Edge",
     "FunctionNode",
@@ -54,11 +55,18 @@ def draw(
     show_storage: bool = True,
     max_nodes: int = 300,
     legend: bool = False,
+    collapse_above: int | None = COLLAPSE_ABOVE,
 ) -> Graph:
     """Draw the graph behind `roots` (and the tensors in `names`) as a graphviz.Digraph.
 
     `names` maps a name to a tensor (`names=dict(a=a, out=out)`); other tensors are called
     t0, t1, ... in creation order. Raises GraphTooLargeError above `max_nodes` nodes.
+
+    A tensor used by more than `collapse_above` functions (a weight reused at every step of
+    an unrolled RNN) is drawn so that Graphviz stays fast: its unchanged saved copies become
+    one "saved by N functions" node, and its edges to those functions leave along one trunk
+    line. Saved values that changed since they were saved, or were freed, stay one node each.
+    `collapse_above=None` draws every saved value and edge on its own (slow for such graphs).
     """
     return snapshot(*roots, names=names).draw(
         show_saved=show_saved,
@@ -66,6 +74,7 @@ def draw(
         show_storage=show_storage,
         max_nodes=max_nodes,
         legend=legend,
+        collapse_above=collapse_above,
     )
 
 

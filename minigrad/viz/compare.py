@@ -18,6 +18,7 @@ from typing import Any
 
 from .model import Edge, GraphSnapshot, SavedNode, snapshot
 from .render import (
+    COLLAPSE_ABOVE,
     RED,
     Graph,
     Marks,
@@ -365,11 +366,15 @@ def compare(
     show_storage: bool = True,
     max_nodes: int = 300,
     legend: bool = False,
+    collapse_above: int | None = COLLAPSE_ABOVE,
 ) -> Graph:
-    """Draw `before` and `after` side by side, marking what changed in the 'after' half."""
+    """Draw `before` and `after` side by side, marking what changed in the 'after' half.
+
+    `collapse_above`: see `viz.draw`.
+    """
     aligned = align(before, after)
     found = changes(before, aligned)
-    options = Options(show_saved, show_versions, show_storage)
+    options = Options(show_saved, show_versions, show_storage, collapse_above)
     return _draw_pair(before, aligned, label, found, options, max_nodes, legend)
 
 

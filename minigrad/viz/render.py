@@ -6,6 +6,10 @@ the function that made the output -> the output. Backward walks them in reverse.
 Colours: leaves light blue, outputs green, other non-leaf tensors pale green, functions grey,
 saved values orange (red when changed since they were saved), tensors that do not require grad
 dashed, empty `(None, 0)` slots small white circles, shared memory a dashed box.
+
+A tensor used by many functions (more than COLLAPSE_ABOVE) is drawn in a form that Graphviz
+lays out fast: its unchanged saved copies as one double-bordered node, its edges along one
+trunk line with a small point and a branch per function (see Options).
 """
 
 from __future__ import annotations
@@ -20,7 +24,13 @@ import graphviz
 from .model import FunctionNode, GraphSnapshot, SavedNode, TensorNode
 from .text import shape_text
 
-__all__ = ["Graph", "GraphTooLargeError", "draw_snapshot"]
+__all__ = [
+    "COLLAPSE_ABOVE",
+    "Graph",
+    "GraphRenderTimeoutError",
+    "GraphTooLargeError",
+    "draw_snapshot",
+]
 
 FONT = "Helvetica"
 LEAF_FILL = "#cfe8fc"  # light blue, as torchviz
@@ -34,9 +44,10 @@ RED = "#c0392b"
 STORAGE_COLOR = "#6f6f6f"
 SAVED_EDGE = "#e67e22"
 
-# Above this many plain saved copies of one tensor (an RNN's weight saved by every step), the
-# copies are drawn as one node. A storage box with a hundred members spread over the whole
-# chain takes Graphviz minutes to lay out; every graph in the course stays far below this.
+# A tensor used by more than this many functions (an RNN's weight, reused at every step) is
+# drawn in a form Graphviz lays out fast (see Options). Drawn plainly, a hundred long edges
+# from one node, and a storage box stretched along the whole chain, take dot minutes; every
+# graph of the course stays far below this, so the notebooks' pictures do not change.
 COLLAPSE_ABOVE = 8
 
 
@@ -110,10 +121,15 @@ class Marks:
 class Options:
     """Drawing switches shared by draw() and compare().
 
-    `collapse_above`: when more than this many saved values are plain copies of one
-    drawn tensor (same memory, same version counter, unchanged since saved, not freed), they
-    are drawn as one "saved by N functions" node with a dashed edge to each function. Stale
-    and freed saved values are always drawn one by one. None never collapses.
+    `collapse_above` (None: never) is the threshold for crowded graphs. Above it:
+    - more saved values than that which are plain copies of one drawn tensor (same memory and
+      version counter, unchanged since saved, not freed) are drawn as one "saved = w, by N
+      functions" node, with a dashed edge to each function;
+    - a node with more forward (or saved) edges than that sends them along one trunk line of
+      small relay points, one branch per function, instead of one long edge each;
+    - a storage box still holding more saved values than that draws them beside their
+      functions instead, and says how many in its label.
+    Saved values changed since they were saved (red) or freed always keep their own node.
     """
 
     show_saved: bool = True
@@ -319,6 +335,10 @@ class _Builder:
         for (src, kind), users in fans.items():
             self.add_fan(target, src, kind, users)
 
+    def is_saved(self, key: str) -> bool:
+        """True for the key of one saved value (not a tensor, not a group of copies)."""
+        return key not in self.copies and isinstance(self.snap.by_key(key), SavedNode)
+
     def crowd(self, members: list[str]) -> set[str]:
         """The saved values a storage box leaves out, to be drawn beside their functions.
 
@@ -327,7 +347,7 @@ class _Builder:
         makes dot slow. They keep their own node and their red "backward will raise".
         """
         limit = self.options.collapse_above
-        saved = [key for key in members if not key.startswith("T") and key not in self.copies]
+        saved = [key for key in members if self.is_saved(key)]
         return set(saved) if limit is not None and len(saved) > limit else set()
 
     def collapse_copies(self, marks: Marks) -> None:
@@ -427,7 +447,7 @@ class _Builder:
                 shown = dict.fromkeys(self.merged.get(key, key) for key in keys)
                 names = [_esc(self.member_name(key)) for key in shown if key in visible]
                 if outside:
-                    hidden = sum(1 for key in shown if key not in visible and key[0] != "T")
+                    hidden = sum(1 for key in shown if key not in visible and self.is_saved(key))
                     names += [f"+ {hidden} saved values"] if hidden else []
                 who = ", ".join(names)
                 lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
@@ -540,11 +560,12 @@ def draw_snapshot(
     show_storage: bool = True,
     max_nodes: int = 300,
     legend: bool = False,
+    collapse_above: int | None = COLLAPSE_ABOVE,
 ) -> Graph:
     """Draw one snapshot (see `viz.draw`)."""
     check_size(snap.node_count, max_nodes)
     graph = new_graph(f"minigrad.viz: {snap.source} graph")
-    options = Options(show_saved, show_versions, show_storage)
+    options = Options(show_saved, show_versions, show_storage, collapse_above)
     _Builder(graph, snap, options).build(graph)
     if legend:
         add_legend(graph)
