@@ -179,3 +179,34 @@ def test_inplace_ops_on_non_leaves_pass_gradcheck(data):
         return t.exp()
 
     assert gradcheck(changed_in_place, (x, y))
+
+
+# ---- .grad from backward(): the engine's buffers never alias leaves or callers' arrays ---------
+
+
+@settings(max_examples=25)
+@given(
+    data=st.data(),
+    first=st.sampled_from(sorted(BINARY)),
+    second=st.sampled_from(sorted(BINARY)),
+    unary=st.sampled_from(sorted(UNARY)),
+    pair=hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3),
+)
+def test_backward_twice_accumulates_into_separate_grads(data, first, second, unary, pair):
+    left, right = pair.input_shapes
+    x, y = leaf(data.draw(arrays(left))), leaf(data.draw(arrays(right)))
+    x_before, y_before = x.detach().clone(), y.detach().clone()
+
+    def fn(a, b):
+        # a leaf used twice, through both operators, so gradients meet in the engine's buffers
+        return UNARY[unary](BINARY[second](BINARY[first](a, b), a)).sum()
+
+    expected = minigrad.autograd.grad(fn(x, y), [x, y])
+    fn(x, y).backward()
+    fn(x, y).backward()
+    for tensor, once in zip((x, y), expected, strict=True):
+        np.testing.assert_allclose(tensor.grad.numpy(), 2 * once.numpy(), rtol=1e-12)
+        assert tensor.grad.numpy().flags.writeable
+    assert not np.shares_memory(x.grad.numpy(), y.grad.numpy())
+    assert np.array_equal(x.detach().numpy(), x_before.numpy())
+    assert np.array_equal(y.detach().numpy(), y_before.numpy())
