@@ -6,10 +6,12 @@ Where to read, in the order a tensor meets them:
 - `ops.py`       the elementwise operations, forward and backward side by side, and
                  `run_op`, which records an operation in the graph
 - `reductions.py`, `matrix.py`  sum/mean/max, and matrix products, written the same way
-- `versions.py`  shared memory and version counters: what views, detach() and .data share
-- `views.py`     views: results that share memory and version counter with their input
+- `versions.py`  version counters and storage (what views, detach() and .data share), and
+                 SavedTensor, whose unpack() is the version check backward makes
+- `views.py`     views: results that share memory and version counter with their input;
+                 indexing, cat and stack
 - `inplace.py`   what an in-place change does to memory, versions and the graph
-- `autograd.py`  nodes, saved tensors (the version check) and backward
+- `autograd.py`  nodes (grad_fn), AccumulateGrad, and backward
 - `grad_mode.py` no_grad, enable_grad, set_grad_enabled
 - `creation.py`, `dtypes.py`, `gradcheck.py`, `_format.py`: making tensors, dtypes and type
   promotion, checking gradients numerically, printing like torch
@@ -45,8 +47,8 @@ from .dtypes import (
     uint8,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .ops import cat, stack
 from .tensor import Size, Tensor
+from .views import cat, stack
 
 __version__ = "0.1.0"
 

@@ -377,10 +377,6 @@ class Tensor:
         """True for float dtypes."""
         return self._array.dtype.kind == "f"
 
-    def _is_view(self) -> bool:
-        """True when this tensor is a view of another (`_base` is set)."""
-        return self._base is not None
-
     def __len__(self) -> int:
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")

@@ -7,11 +7,20 @@ them is the whole story of this course:
 - `b.detach()` shares the memory *and* the version counter, but is cut from the graph;
 - `b.data` shares the memory but gets a **fresh** version counter, so in-place changes made
   through it are invisible to the check that backward makes.
+
+That check is `SavedTensor.unpack`, at the bottom: a value saved for backward remembers the
+version its memory had, and backward refuses to use it once the counter has moved on.
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 _storage_serials = itertools.count()
 
@@ -36,3 +45,75 @@ class Storage:
 
     def __init__(self) -> None:
         self.serial = next(_storage_serials)
+
+
+# ---- saved tensors: the values a backward formula needs, and the version check ------------
+
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+class SavedTensor:
+    """A value kept for backward, with the version its memory had when it was saved.
+
+    It keeps the array and the version counter, never the tensor object: a node that kept its
+    own output tensor would form a reference cycle (output -> grad_fn -> output).
+    """
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        self.array: np.ndarray | None = tensor._array
+        self.version_counter = tensor._version_counter
+        self.saved_version = tensor._version_counter.value
+        self.storage = tensor._storage
+        self.tensor_serial = tensor._serial
+        self.is_output = is_output
+        self.freed = False
+        # what the version error names: "output 0 of Sigmoid" (kept as a string, not the node,
+        # so a node that saves its own output does not point back at itself)
+        self._output_of = _output_of(tensor)
+
+    @property
+    def current_version(self) -> int:
+        """The version of the memory now; backward fails if it differs from `saved_version`."""
+        return self.version_counter.value
+
+    def unpack(self) -> np.ndarray:
+        """Return the saved values, after checking they were not freed or changed in place."""
+        if self.freed or self.array is None:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self.current_version != self.saved_version:
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: {self._describe()} is at version {self.current_version}; "
+                f"expected version {self.saved_version} instead. Hint: the tensor was changed in "
+                "place (perhaps through a view or a detach()ed alias) after this operation saved "
+                "it; clone() it before changing it, or change it out of place."
+            )
+        return self.array
+
+    def _describe(self) -> str:
+        """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid,', as torch words it."""
+        kinds = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor"}
+        kind = kinds.get(self.array.dtype.name, "Tensor")
+        text = f"[minigrad.{kind} [{', '.join(str(n) for n in self.array.shape)}]]"
+        if self._output_of is None:
+            return text
+        return f"{text}, which is output 0 of {self._output_of},"
+
+    def free(self) -> None:
+        """Drop the values (what backward does without retain_graph=True)."""
+        self.array = None
+        self.freed = True
+
+
+def _output_of(tensor: Tensor) -> str | None:
+    """'Sigmoid' for an output of SigmoidBackward0, 'AsStrided' for a view, None for a leaf."""
+    if tensor._base is not None:
+        return "AsStrided"
+    node = tensor.grad_fn
+    return None if node is None else node.name().removesuffix("Backward0")

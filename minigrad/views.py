@@ -8,6 +8,9 @@ was saved. That is the same sharing `b.detach()` has; `b.data` shares the memory
 
 Each view op is a `ViewNode`: `view_of` maps the input's array to the output's array (a numpy
 view), and its backward writes the gradient into the part of the input the view looked at.
+
+Indexing with an array (`t[[0, 2]]`) and joining tensors (`cat`, `stack`) are here too, as in
+torch's docs, but they copy: their results have memory and a version counter of their own.
 """
 
 from __future__ import annotations
@@ -361,3 +364,48 @@ def expand_basic_index(key: object, ndim: int) -> list[object]:
         where = parts.index(Ellipsis)
         parts[where : where + 1] = [slice(None)] * (ndim - consumed)
     return parts
+
+
+# --------------------------------------------------------------------------------------------
+# Joining tensors (torch's docs list cat and stack beside indexing and slicing): copies
+# --------------------------------------------------------------------------------------------
+
+
+class CatBackward0(Node):
+    """Concatenate along `dim`; backward hands each input its slice of the gradient."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, *tensors: Tensor) -> np.ndarray:
+        self.axis = normalize_dims(self.dim, tensors[0].ndim)[0]
+        return np.concatenate([t._array for t in tensors], axis=self.axis)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        sizes = [shape[self.axis] for shape in self.input_shapes]
+        return tuple(np.split(grad, np.cumsum(sizes)[:-1], axis=self.axis))
+
+
+class StackBackward0(Node):
+    """Stack along a new dimension `dim`."""
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, *tensors: Tensor) -> np.ndarray:
+        return np.stack([t._array for t in tensors], axis=self.dim)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(np.moveaxis(grad, self.dim, 0))
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Concatenate tensors along an existing dimension."""
+    return run_op(CatBackward0(dim), *tensors)
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Stack tensors along a new dimension."""
+    return run_op(StackBackward0(dim), *tensors)
