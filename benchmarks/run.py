@@ -82,7 +82,7 @@ class Settings:
     alias_size: int = 10**7
     chain_length: int = 100_000
     viz_sizes: tuple[int, ...] = (10, 100, 500, 1000)
-    viz_shared_sizes: tuple[int, ...] = (100, 200)  # one weight reused: hard for dot's layout
+    viz_shared_sizes: tuple[int, ...] = (200, 300, 1000)  # one weight reused, as in an RNN
     micrograd_batch: int = 16
     run_course: bool = True
     collect_between_rows: bool = True  # a full collection costs ~0.1 s with torch imported
