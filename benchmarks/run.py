@@ -207,6 +207,37 @@ def repeat_count(seconds_per_repeat: float, settings: Settings) -> int:
     return min(fits, settings.max_repeats)
 
 
+def measure_together(
+    fns: dict[str, Callable[[], object]], settings: Settings
+) -> dict[str, tuple[list[float], int]]:
+    """`measure` for functions that are compared with each other: their repeats take turns.
+
+    Repeat 1 of every function runs, then repeat 2 of every function, and so on, so a burst of
+    other work on the machine slows all of them alike instead of one of them: the ratio between
+    them stays meaningful on a busy machine, where separate runs gave 0.9x one time and 1.5x
+    the next. Returns, per name, the per-call seconds of each repeat and the calls per repeat.
+    """
+    if settings.max_repeats == 1 and settings.warmup == 0:
+        return {name: ([_run_repeat(fn, 1)], 1) for name, fn in fns.items()}
+    numbers: dict[str, int] = {}
+    per_repeat = 0.0
+    for name, fn in fns.items():
+        fn()  # the first call may pay for imports and caches
+        estimate = _autorange(fn, settings.repeat_time / 10)
+        numbers[name] = max(1, min(100_000, math.ceil(settings.repeat_time / max(estimate, 1e-9))))
+        per_repeat += estimate * numbers[name]
+    repeats = repeat_count(per_repeat / len(fns), settings)  # each keeps its own time budget
+    if per_repeat * settings.min_repeats <= settings.budget * len(fns):
+        for _ in range(settings.warmup):
+            for name, fn in fns.items():
+                _run_repeat(fn, numbers[name])
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            times[name].append(_run_repeat(fn, numbers[name]))
+    return {name: (times[name], numbers[name]) for name in fns}
+
+
 # --------------------------------------------------------------------------------------------
 # The context every row gets: settings, optional peers, a seeded generator, printed checks
 # --------------------------------------------------------------------------------------------
@@ -232,6 +263,18 @@ class Context:
         """Measure `fn` and wrap the figures in a Result."""
         times, number = measure(fn, self.settings)
         return Result(row, case, impl, times=times, number=number, note=note)
+
+    def timed_together(
+        self, row: str, case: str, entries: Sequence[tuple[str, Callable[[], object], str]]
+    ) -> list[Result]:
+        """Measure several (impl, fn, note) entries with interleaved repeats (measure_together)."""
+        fns = {f"{impl}|{note}": fn for impl, fn, note in entries}
+        measured = measure_together(fns, self.settings)
+        results = []
+        for impl, _, note in entries:
+            times, number = measured[f"{impl}|{note}"]
+            results.append(Result(row, case, impl, times=times, number=number, note=note))
+        return results
 
     def check(self, text: str) -> None:
         """Record a line printed under the table (and stored in the JSON)."""
@@ -281,56 +324,50 @@ def numpy_forward_backward(
 # --------------------------------------------------------------------------------------------
 
 
-def row_overhead(ctx: Context) -> list[Result]:
-    """Per-op overhead: (a*b + a).sigmoid().sum() forward + backward on tiny tensors."""
-    import minigrad as mg
-
-    results = []
-    for shape in ((3,), (64, 64)):
-        case = f"shape {shape}"
-        a_np, b_np = random_pair(ctx.rng, shape)
-
-        a = mg.tensor(a_np, requires_grad=True)
-        b = mg.tensor(b_np, requires_grad=True)
-
-        def minigrad_step(a: Any = a, b: Any = b) -> None:
-            a.grad = None
-            b.grad = None
-            (a * b + a).sigmoid().sum().backward()
-
-        results.append(ctx.timed("overhead", case, "minigrad", minigrad_step, "fwd+bwd"))
-        results.append(torch_overhead(ctx, "overhead", case, a_np, b_np))
-        results.append(
-            ctx.timed(
-                "overhead", case, "numpy", lambda a=a_np, b=b_np: numpy_forward(a, b), "fwd only"
-            )
-        )
-        results.append(
-            ctx.timed(
-                "overhead",
-                case,
-                "numpy",
-                lambda a=a_np, b=b_np: numpy_forward_backward(a, b),
-                "fwd+bwd by hand",
-            )
-        )
-    return results
-
-
-def torch_overhead(ctx: Context, row: str, case: str, a_np: np.ndarray, b_np: np.ndarray) -> Result:
-    """The torch eager version of the overhead (and large-tensor) step."""
-    torch = ctx.torch
-    if torch is None:
-        return Result(row, case, "torch", note="skipped: torch is not available")
-    a = torch.from_numpy(a_np.copy()).requires_grad_()
-    b = torch.from_numpy(b_np.copy()).requires_grad_()
+def the_step(lib: ModuleType, a_np: np.ndarray, b_np: np.ndarray) -> tuple[Any, Any, Any]:
+    """(a*b + a).sigmoid().sum() forward and backward in minigrad or torch: (step, a, b)."""
+    a = lib.tensor(a_np, requires_grad=True)
+    b = lib.tensor(b_np, requires_grad=True)
 
     def step() -> None:
         a.grad = None
         b.grad = None
         (a * b + a).sigmoid().sum().backward()
 
-    return ctx.timed(row, case, "torch", step, "fwd+bwd (eager)")
+    return step, a, b
+
+
+def step_entries(ctx: Context, a_np: np.ndarray, b_np: np.ndarray) -> list[tuple[str, Any, str]]:
+    """The minigrad and (when installed) torch versions of the step, for timed_together."""
+    import minigrad as mg
+
+    entries = [("minigrad", the_step(mg, a_np, b_np)[0], "fwd+bwd")]
+    if ctx.torch is not None:
+        entries.append(("torch", the_step(ctx.torch, a_np, b_np)[0], "fwd+bwd (eager)"))
+    return entries
+
+
+def torch_missing(row: str, case: str, ctx: Context) -> list[Result]:
+    """The placeholder row when torch cannot be imported."""
+    if ctx.torch is not None:
+        return []
+    return [Result(row, case, "torch", note="skipped: torch is not available")]
+
+
+def row_overhead(ctx: Context) -> list[Result]:
+    """Per-op overhead: (a*b + a).sigmoid().sum() forward + backward on tiny tensors."""
+    results = []
+    for shape in ((3,), (64, 64)):
+        case = f"shape {shape}"
+        a_np, b_np = random_pair(ctx.rng, shape)
+        entries = step_entries(ctx, a_np, b_np)
+        entries.append(("numpy", lambda a=a_np, b=b_np: numpy_forward(a, b), "fwd only"))
+        entries.append(
+            ("numpy", lambda a=a_np, b=b_np: numpy_forward_backward(a, b), "fwd+bwd by hand")
+        )
+        results += ctx.timed_together("overhead", case, entries)
+        results += torch_missing("overhead", case, ctx)
+    return results
 
 
 def minor_faults() -> int:
@@ -342,57 +379,51 @@ def minor_faults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
-def timed_with_faults(ctx: Context, row: str, case: str, impl: str, fn: Any, note: str) -> Result:
-    """ctx.timed, plus the page faults per call seen while measuring (fresh memory mapped in)."""
-    calls = [0]
+class FaultCounter:
+    """Wraps a function and counts the page faults (fresh memory mapped in) during its calls."""
 
-    def counted() -> object:
-        calls[0] += 1
-        return fn()
+    def __init__(self, fn: Callable[[], object]) -> None:
+        self.fn = fn
+        self.calls = 0
+        self.faults = 0
 
-    before = minor_faults()
-    result = ctx.timed(row, case, impl, counted, note)
-    faults = (minor_faults() - before) / max(calls[0], 1)
-    result.extra["page_faults_per_call"] = faults
-    result.note += f", {faults:.0f} page faults per call"
-    return result
+    def __call__(self) -> object:
+        before = minor_faults()
+        value = self.fn()
+        self.faults += minor_faults() - before
+        self.calls += 1
+        return value
+
+    def note(self, result: Result) -> None:
+        """Add the faults per call to the result (extra and note)."""
+        per_call = self.faults / max(self.calls, 1)
+        result.extra["page_faults_per_call"] = per_call
+        result.note += f", {per_call:.0f} page faults per call"
 
 
 def row_large(ctx: Context) -> list[Result]:
     """Large tensors: the same expression, forward + backward, against numpy by hand."""
-    import minigrad as mg
-
     results = []
     for n in ctx.settings.large_sizes:
         case = f"n={size_text(n)}"
         a_np, b_np = random_pair(ctx.rng, (n,))
-        a = mg.tensor(a_np, requires_grad=True)
-        b = mg.tensor(b_np, requires_grad=True)
-
-        def minigrad_step(a: Any = a, b: Any = b) -> None:
-            a.grad = None
-            b.grad = None
-            (a * b + a).sigmoid().sum().backward()
-
-        results.append(timed_with_faults(ctx, "large", case, "minigrad", minigrad_step, "fwd+bwd"))
-        results.append(torch_overhead(ctx, "large", case, a_np, b_np))
-        results.append(
-            timed_with_faults(
-                ctx,
-                "large",
-                case,
-                "numpy",
-                lambda a=a_np, b=b_np: numpy_forward_backward(a, b),
-                "fwd+bwd by hand (floor)",
-            )
-        )
-        # the floor is only a floor if both compute the same thing
+        entries = step_entries(ctx, a_np, b_np)
+        floor = lambda a=a_np, b=b_np: numpy_forward_backward(a, b)  # noqa: E731
+        entries.append(("numpy", floor, "fwd+bwd by hand (floor)"))
+        counted = [(impl, FaultCounter(fn), note) for impl, fn, note in entries]
+        measured = ctx.timed_together("large", case, counted)
+        for result, (_, counter, _) in zip(measured, counted, strict=True):
+            counter.note(result)
+        results += measured + torch_missing("large", case, ctx)
+        # the floor is only a floor if both compute the same thing: check on a fresh pair
+        _, a, b = step = the_step(importlib.import_module("minigrad"), a_np, b_np)
+        step[0]()
         _, grad_a, grad_b = numpy_forward_backward(a_np, b_np)
         same = np.allclose(a.grad.numpy(), grad_a, atol=1e-5) and np.allclose(
             b.grad.numpy(), grad_b, atol=1e-5
         )
         ctx.check(f"large {case}: minigrad's gradients match numpy's hand-written ones: {same}")
-        del a, b, a_np, b_np
+        del a, b, step, a_np, b_np, entries, counted
     return results
 
 
