@@ -187,6 +187,10 @@ class GradBuffers:
                 self.owned.add(node)
         elif node in self.owned and previous.dtype == grad.dtype:
             previous += grad
+        elif owned and previous.dtype == grad.dtype:
+            grad += previous  # the waiting array is borrowed, the new one is ours: add into it
+            self.arrays[node] = grad
+            self.owned.add(node)
         else:
             self.arrays[node] = previous + grad
             self.owned.add(node)
