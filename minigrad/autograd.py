@@ -43,9 +43,11 @@ _node_serials = itertools.count()
 class Node:
     """A recorded operation (a tensor's `grad_fn`): its inputs' nodes and its saved values.
 
-    Subclasses (in `ops.py`) define `forward`, which computes the output array and saves what
-    backward needs, and `backward`, which turns the gradient of the output into one gradient
-    per input, in the order of `next_functions`.
+    Subclasses (in `ops.py` and its neighbours) define `forward`, which computes the output
+    array and saves what backward needs, and `backward`, which turns the gradient of the output
+    into one gradient per input, in the order of `next_functions`. Each of those is a new
+    array, or `grad` itself passed through unchanged: the engine may add into a new array in
+    place (GradBuffers), so one new array must never be handed to two inputs.
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
