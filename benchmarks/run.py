@@ -1197,6 +1197,38 @@ def markdown(data: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+README_MARKER = "<!-- copied from benchmarks/README.md (make bench writes it) -->"
+BENCH_START = "<!-- performance:start (generated: benchmarks/run.py --markdown) -->"
+BENCH_END = "<!-- performance:end -->"
+
+
+def update_readmes(data: dict[str, Any]) -> list[Path]:
+    """Write a full run's Performance section into benchmarks/README.md and README.md.
+
+    benchmarks/README.md gets the whole section between its markers; README.md gets the short
+    part (the table and the ratios), from its marker line to the link to the full method.
+    """
+    section = markdown(data)
+    written = []
+    bench_readme = HERE / "README.md"
+    text = bench_readme.read_text()
+    if BENCH_START in text and BENCH_END in text:
+        head, rest = text.split(BENCH_START, 1)
+        tail = rest.split(BENCH_END, 1)[1]
+        bench_readme.write_text(f"{head}{BENCH_START}\n{section}{BENCH_END}{tail}")
+        written.append(bench_readme)
+    readme = REPO / "README.md"
+    text = readme.read_text()
+    end_marker = "Full method, caveats and every measured row"
+    if README_MARKER in text and end_marker in text.split(README_MARKER, 1)[1]:
+        head, rest = text.split(README_MARKER, 1)
+        tail = rest[rest.index(end_marker) :]
+        short = section.split("### Every row", 1)[0].split("\n", 2)[2]  # without "## Performance"
+        readme.write_text(f"{head}{README_MARKER}\n{short}{tail}")
+        written.append(readme)
+    return written
+
+
 def parse_rows(values: Sequence[str] | None) -> list[str]:
     """'--only a,b --only c' -> ['a', 'b', 'c'], checked against ROWS."""
     rows = [part.strip() for value in values or () for part in value.split(",") if part.strip()]
@@ -1293,6 +1325,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(data, indent=1) + "\n")
         print(f"bench: wrote {out}")
+    if out == DEFAULT_JSON:
+        for path in update_readmes(data):
+            print(f"bench: updated the Performance section of {path.relative_to(REPO)}")
     return data
 
 

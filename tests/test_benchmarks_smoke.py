@@ -60,3 +60,23 @@ def test_statistics_of_a_result(bench):
     assert stats["q1"] == 4.0 and stats["q3"] == 8.0
     assert bench.format_seconds(0.00123) == "1.23 ms"
     assert bench.size_text(10**7) == "1e7"
+
+
+def test_a_full_run_rewrites_both_performance_sections(bench, tmp_path, monkeypatch):
+    (tmp_path / "benchmarks").mkdir()
+    for name in ("README.md", "benchmarks/README.md"):
+        (tmp_path / name).write_text((RUN_PY.parent.parent / name).read_text())
+    monkeypatch.setattr(bench, "REPO", tmp_path)
+    monkeypatch.setattr(bench, "HERE", tmp_path / "benchmarks")
+    data = json.loads((RUN_PY.parent / "results" / "latest.json").read_text())
+    data["machine"]["date_utc"] = "1999-01-01 00:00:00"
+
+    written = bench.update_readmes(data)
+
+    assert len(written) == 2
+    for path in written:
+        text = path.read_text()
+        assert "on 1999-01-01 00:00:00 UTC" in text
+        assert text.count("## Performance") == 1
+    readme = (tmp_path / "README.md").read_text()
+    assert "### Every row" not in readme and "## Project layout" in readme
