@@ -9,11 +9,9 @@ trunk line; stale and freed saved values still get one node each.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -182,18 +180,8 @@ print(viz.draw(loss).source)
 """
 
 
-def test_dot_source_is_identical_across_hash_seeds():
-    outputs = []
-    for seed in ("0", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run(
-            [sys.executable, "-c", DETERMINISM_SCRIPT],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=True,
-        )
-        outputs.append(done.stdout)
+def test_dot_source_is_identical_across_hash_seeds(outputs_under_hash_seeds):
+    outputs = outputs_under_hash_seeds(DETERMINISM_SCRIPT)
     assert outputs[0] == outputs[1]
     assert "saved = w" in outputs[0] and "0x" not in outputs[0]
 
