@@ -178,27 +178,6 @@ def _autorange(fn: Callable[[], object], at_least: float) -> float:
         number *= 10
 
 
-def measure(fn: Callable[[], object], settings: Settings) -> tuple[list[float], int]:
-    """Time `fn` (no arguments): per-call seconds for each repeat, and the calls per repeat.
-
-    An untimed first call absorbs one-off costs, loops of growing length then estimate the
-    cost of a call; fast calls are then looped so that a repeat lasts about
-    `settings.repeat_time`, and the number of repeats is what fits in `settings.budget`.
-    """
-    if settings.max_repeats == 1 and settings.warmup == 0:
-        return [_run_repeat(fn, 1)], 1  # smoke mode: one call proves the row runs
-    fn()  # the first call may pay for imports and caches: not representative
-    estimate = _autorange(fn, settings.repeat_time / 10)
-    number = max(1, min(100_000, math.ceil(settings.repeat_time / max(estimate, 1e-9))))
-    per_repeat = max(estimate * number, 1e-9)
-    repeats = repeat_count(per_repeat, settings)
-    # a slow call has had two warm-up calls already (the first call and the estimate)
-    warmup = settings.warmup if per_repeat * settings.min_repeats <= settings.budget else 0
-    for _ in range(warmup):
-        _run_repeat(fn, number)
-    return [_run_repeat(fn, number) for _ in range(repeats)], number
-
-
 def repeat_count(seconds_per_repeat: float, settings: Settings) -> int:
     """As many repeats as fit in the budget, within limits; fewer for slow calls."""
     fits = int(settings.budget / max(seconds_per_repeat, 1e-9))
@@ -207,35 +186,40 @@ def repeat_count(seconds_per_repeat: float, settings: Settings) -> int:
     return min(fits, settings.max_repeats)
 
 
-def measure_together(
-    fns: dict[str, Callable[[], object]], settings: Settings
-) -> dict[str, tuple[list[float], int]]:
-    """`measure` for functions that are compared with each other: their repeats take turns.
+def measure(
+    fns: Sequence[Callable[[], object]], settings: Settings
+) -> list[tuple[list[float], int]]:
+    """Time functions of no arguments: for each, per-call seconds per repeat and calls per repeat.
 
-    Repeat 1 of every function runs, then repeat 2 of every function, and so on, so a burst of
-    other work on the machine slows all of them alike instead of one of them: the ratio between
-    them stays meaningful on a busy machine, where separate runs gave 0.9x one time and 1.5x
-    the next. Returns, per name, the per-call seconds of each repeat and the calls per repeat.
+    An untimed first call absorbs one-off costs, loops of growing length then estimate the
+    cost of a call; fast calls are then looped so that a repeat lasts about
+    `settings.repeat_time`, and each function gets as many repeats as fit in `settings.budget`.
+
+    Functions measured together are compared with each other, so their repeats take turns:
+    repeat 1 of every function, then repeat 2 of every function, and so on. A burst of other
+    work on the machine then slows all of them alike, and the ratio between them stays
+    meaningful (measured one after the other, a ratio gave 0.9x one time and 1.5x the next).
     """
     if settings.max_repeats == 1 and settings.warmup == 0:
-        return {name: ([_run_repeat(fn, 1)], 1) for name, fn in fns.items()}
-    numbers: dict[str, int] = {}
+        return [([_run_repeat(fn, 1)], 1) for fn in fns]  # smoke mode: one call proves it runs
+    numbers = []
     per_repeat = 0.0
-    for name, fn in fns.items():
-        fn()  # the first call may pay for imports and caches
+    for fn in fns:
+        fn()  # the first call may pay for imports and caches: not representative
         estimate = _autorange(fn, settings.repeat_time / 10)
-        numbers[name] = max(1, min(100_000, math.ceil(settings.repeat_time / max(estimate, 1e-9))))
-        per_repeat += estimate * numbers[name]
+        numbers.append(max(1, min(100_000, math.ceil(settings.repeat_time / max(estimate, 1e-9)))))
+        per_repeat += max(estimate * numbers[-1], 1e-9)
     repeats = repeat_count(per_repeat / len(fns), settings)  # each keeps its own time budget
+    # a slow call has had two warm-up calls already (the first call and the estimate)
     if per_repeat * settings.min_repeats <= settings.budget * len(fns):
         for _ in range(settings.warmup):
-            for name, fn in fns.items():
-                _run_repeat(fn, numbers[name])
-    times: dict[str, list[float]] = {name: [] for name in fns}
+            for fn, number in zip(fns, numbers, strict=True):
+                _run_repeat(fn, number)
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
-        for name, fn in fns.items():
-            times[name].append(_run_repeat(fn, numbers[name]))
-    return {name: (times[name], numbers[name]) for name in fns}
+        for fn, number, fn_times in zip(fns, numbers, times, strict=True):
+            fn_times.append(_run_repeat(fn, number))
+    return list(zip(times, numbers, strict=True))
 
 
 # --------------------------------------------------------------------------------------------
@@ -261,20 +245,17 @@ class Context:
         self, row: str, case: str, impl: str, fn: Callable[[], object], note: str = ""
     ) -> Result:
         """Measure `fn` and wrap the figures in a Result."""
-        times, number = measure(fn, self.settings)
-        return Result(row, case, impl, times=times, number=number, note=note)
+        return self.timed_together(row, case, [(impl, fn, note)])[0]
 
     def timed_together(
         self, row: str, case: str, entries: Sequence[tuple[str, Callable[[], object], str]]
     ) -> list[Result]:
-        """Measure several (impl, fn, note) entries with interleaved repeats (measure_together)."""
-        fns = {f"{impl}|{note}": fn for impl, fn, note in entries}
-        measured = measure_together(fns, self.settings)
-        results = []
-        for impl, _, note in entries:
-            times, number = measured[f"{impl}|{note}"]
-            results.append(Result(row, case, impl, times=times, number=number, note=note))
-        return results
+        """Measure several (impl, fn, note) entries with interleaved repeats (see `measure`)."""
+        measured = measure([fn for _, fn, _ in entries], self.settings)
+        return [
+            Result(row, case, impl, times=times, number=number, note=note)
+            for (impl, _, note), (times, number) in zip(entries, measured, strict=True)
+        ]
 
     def check(self, text: str) -> None:
         """Record a line printed under the table (and stored in the JSON)."""
@@ -337,14 +318,18 @@ def the_step(lib: ModuleType, a_np: np.ndarray, b_np: np.ndarray) -> tuple[Any, 
     return step, a, b
 
 
-def step_entries(ctx: Context, a_np: np.ndarray, b_np: np.ndarray) -> list[tuple[str, Any, str]]:
-    """The minigrad and (when installed) torch versions of the step, for timed_together."""
+def step_entries(
+    ctx: Context, a_np: np.ndarray, b_np: np.ndarray
+) -> tuple[list[tuple[str, Any, str]], tuple[Any, Any]]:
+    """The minigrad and (when installed) torch versions of the step, for timed_together, and
+    minigrad's two leaves (to check its gradients afterwards)."""
     import minigrad as mg
 
-    entries = [("minigrad", the_step(mg, a_np, b_np)[0], "fwd+bwd")]
+    step, a, b = the_step(mg, a_np, b_np)
+    entries = [("minigrad", step, "fwd+bwd")]
     if ctx.torch is not None:
         entries.append(("torch", the_step(ctx.torch, a_np, b_np)[0], "fwd+bwd (eager)"))
-    return entries
+    return entries, (a, b)
 
 
 def torch_missing(row: str, case: str, ctx: Context) -> list[Result]:
@@ -360,7 +345,7 @@ def row_overhead(ctx: Context) -> list[Result]:
     for shape in ((3,), (64, 64)):
         case = f"shape {shape}"
         a_np, b_np = random_pair(ctx.rng, shape)
-        entries = step_entries(ctx, a_np, b_np)
+        entries, _ = step_entries(ctx, a_np, b_np)
         entries.append(("numpy", lambda a=a_np, b=b_np: numpy_forward(a, b), "fwd only"))
         entries.append(
             ("numpy", lambda a=a_np, b=b_np: numpy_forward_backward(a, b), "fwd+bwd by hand")
@@ -407,7 +392,7 @@ def row_large(ctx: Context) -> list[Result]:
     for n in ctx.settings.large_sizes:
         case = f"n={size_text(n)}"
         a_np, b_np = random_pair(ctx.rng, (n,))
-        entries = step_entries(ctx, a_np, b_np)
+        entries, (a, b) = step_entries(ctx, a_np, b_np)
         floor = lambda a=a_np, b=b_np: numpy_forward_backward(a, b)  # noqa: E731
         entries.append(("numpy", floor, "fwd+bwd by hand (floor)"))
         counted = [(impl, FaultCounter(fn), note) for impl, fn, note in entries]
@@ -415,15 +400,13 @@ def row_large(ctx: Context) -> list[Result]:
         for result, (_, counter, _) in zip(measured, counted, strict=True):
             counter.note(result)
         results += measured + torch_missing("large", case, ctx)
-        # the floor is only a floor if both compute the same thing: check on a fresh pair
-        _, a, b = step = the_step(importlib.import_module("minigrad"), a_np, b_np)
-        step[0]()
+        # the floor is only a floor if both compute the same thing (grads of the last step)
         _, grad_a, grad_b = numpy_forward_backward(a_np, b_np)
         same = np.allclose(a.grad.numpy(), grad_a, atol=1e-5) and np.allclose(
             b.grad.numpy(), grad_b, atol=1e-5
         )
         ctx.check(f"large {case}: minigrad's gradients match numpy's hand-written ones: {same}")
-        del a, b, step, a_np, b_np, entries, counted
+        del a, b, a_np, b_np, entries, counted
     return results
 
 
@@ -626,7 +609,7 @@ def mlp_micrograd(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -
     gc.disable()
     try:
         without_gc = ctx.timed("mlp", case, "micrograd", make_step(batch))
-        half_times, _ = measure(make_step(max(1, batch // 2)), ctx.settings)
+        ((half_times, _),) = measure([make_step(max(1, batch // 2))], ctx.settings)
     finally:
         gc.enable()
         gc.collect()

@@ -21,21 +21,7 @@ from .autograd import Node, edge_to
 from .grad_mode import is_grad_enabled
 from .ops import check_broadcast
 from .tensor import Tensor
-
-
-class ViewRegion:
-    """The part of a base tensor that a view looks at, as a function from base array to view."""
-
-    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
-        self.view_of = view_of
-
-    def read(self, base_array: np.ndarray) -> np.ndarray:
-        """The values of the region, as an independent array."""
-        return np.array(self.view_of(base_array))
-
-    def clear(self, base_array: np.ndarray) -> None:
-        """Set the region to zero, in place."""
-        self.view_of(base_array)[...] = 0
+from .views import ViewNode
 
 
 class CopySlices(Node):
@@ -51,28 +37,27 @@ class CopySlices(Node):
     same; the parity tests compare only this node's name.
     """
 
-    def __init__(self, region: ViewRegion) -> None:
+    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
         super().__init__()
-        self.region = region
+        self.view_of = view_of  # base array -> the region's view of it
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         grad_base = np.array(grad)
-        grad_region = self.region.read(grad_base)
-        self.region.clear(grad_base)
+        region = self.view_of(grad_base)
+        grad_region = region.copy()
+        region[...] = 0  # the old values of the region were overwritten: no gradient for them
         return grad_base, grad_region
 
 
-class AsStridedBackward0(Node):
-    """The view after its base was changed in place: a window onto the base's new graph."""
+class AsStridedBackward0(ViewNode):
+    """The view after its base was changed in place: a window onto the base's new graph.
 
-    def __init__(self, region: ViewRegion) -> None:
+    Its backward is every view's (ViewNode): the gradient goes into the region of a zero base.
+    """
+
+    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
         super().__init__()
-        self.region = region
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        self.region.view_of(full)[...] = grad
-        return (full,)
+        self.view_of = view_of  # base array -> the view's region of it
 
 
 def check_inplace_allowed(target: Tensor) -> None:
@@ -146,8 +131,7 @@ def _rebase_history(target: Tensor, node: Node) -> None:
         target.grad_fn = node
         return
     base = target._base
-    region = ViewRegion(target._view_of)
-    copy_slices = CopySlices(region)
+    copy_slices = CopySlices(target._view_of)
     new_values_edge, new_values_shape = (node, 0), target._array.shape
     if node.name() == "CopyBackwards":
         # `base[region] = source`: like torch, connect the source straight to CopySlices
@@ -160,7 +144,7 @@ def _rebase_history(target: Tensor, node: Node) -> None:
 
 def view_window(view: Tensor) -> AsStridedBackward0:
     """A new grad_fn for `view` after its memory changed in place: its region of the base."""
-    window = AsStridedBackward0(ViewRegion(view._view_of))
+    window = AsStridedBackward0(view._view_of)
     window.next_functions = (edge_to(view._base),)
     window.input_shapes = (view._base._array.shape,)
     return window

@@ -72,10 +72,14 @@ class SavedTensor:
         self.storage = tensor._storage
         self.tensor_serial = tensor._serial
         self.is_output = is_output
-        self.freed = False
         # what the version error names: "output 0 of Sigmoid" (kept as a string, not the node,
         # so a node that saves its own output does not point back at itself)
         self._output_of = _output_of(tensor)
+
+    @property
+    def freed(self) -> bool:
+        """True once backward has dropped the values (it does unless retain_graph=True)."""
+        return self.array is None
 
     @property
     def current_version(self) -> int:
@@ -84,7 +88,7 @@ class SavedTensor:
 
     def unpack(self) -> np.ndarray:
         """Return the saved values, after checking they were not freed or changed in place."""
-        if self.freed or self.array is None:
+        if self.array is None:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
         if self.current_version != self.saved_version:
             raise RuntimeError(
@@ -108,7 +112,6 @@ class SavedTensor:
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True)."""
         self.array = None
-        self.freed = True
 
 
 def _output_of(tensor: Tensor) -> str | None:
