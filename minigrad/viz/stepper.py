@@ -377,10 +377,16 @@ def _run(
 # --------------------------------------------------------------------------------------------
 
 
-def _inline_svg(svg: str) -> str:
-    """The <svg> element alone (no XML prolog or doctype), for embedding in HTML."""
+def inline_svg(svg: str) -> str:
+    """The <svg> element alone (no XML prolog or doctype), for embedding in HTML.
+
+    It is allowed to shrink to the width of the page: a wide before / after picture would
+    otherwise be cut off at the right edge of a notebook's output area.
+    """
     start = svg.find("<svg")
-    return svg[start:] if start >= 0 else svg
+    if start < 0:
+        return svg
+    return '<svg style="max-width:100%;height:auto"' + svg[start + len("<svg") :]
 
 
 class Stepper:
@@ -416,8 +422,9 @@ class Stepper:
             parts += [
                 '<div class="mg-stepper-frame">',
                 f'<pre class="mg-stepper-code">{html.escape(heading)}</pre>',
-                f'<div class="mg-stepper-picture">{_inline_svg(frame.svg)}</div>',
-                f'<pre class="mg-stepper-summary">{html.escape(frame.summary)}</pre>',
+                f'<div class="mg-stepper-picture">{inline_svg(frame.svg)}</div>',
+                '<pre class="mg-stepper-summary" style="white-space:pre-wrap">'
+                f"{html.escape(frame.summary)}</pre>",
                 "</div>",
             ]
         parts.append("</div>")

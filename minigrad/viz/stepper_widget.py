@@ -13,12 +13,11 @@ looks for.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 
-if TYPE_CHECKING:
-    from .stepper import Stepper
+from .stepper import Stepper, inline_svg
 
 HIDDEN_TEXT = (
     "<p><i>Predict first: what will the graph, the versions and the gradients look like after "
@@ -50,7 +49,7 @@ def stepper_widget(stepper: Stepper) -> widgets.VBox:
     ]:
         widget.add_class(f"mg-stepper-{name}")
     # rendered once each (dot runs once per frame), then only swapped in and out
-    pictures = [frame.svg[frame.svg.find("<svg") :] for frame in frames]
+    pictures = [inline_svg(frame.svg) for frame in frames]
     revealed = {"now": True}
 
     def update(*_: Any) -> None:
@@ -59,7 +58,8 @@ def stepper_widget(stepper: Stepper) -> widgets.VBox:
         code.value = f"<pre>{html.escape(heading)}</pre>"
         visible = revealed["now"] or not predict.value
         picture.value = pictures[slider.value - 1] if visible else HIDDEN_TEXT
-        summary.value = f"<pre>{html.escape(frame.summary)}</pre>" if visible else ""
+        text = html.escape(frame.summary)
+        summary.value = f'<pre style="white-space:pre-wrap">{text}</pre>' if visible else ""
         show.layout.display = "none" if visible else None
         back.disabled = slider.value == 1
         forward.disabled = slider.value == count
