@@ -304,6 +304,38 @@ def _keep_alive(namespace: dict[str, Any], kept: list[Any]) -> None:
                 kept.append(value.grad_fn)
 
 
+def _summary(
+    heading: str,
+    error: str | None,
+    warned: tuple[str, ...],
+    gradients: tuple[str, ...],
+    comparison: Comparison,
+    namespace: dict[str, Any],
+    current: GraphSnapshot,
+) -> str:
+    """A frame's text: the outcome first (error, warnings, gradients), then what changed, the
+    values of the names the steps made, and the graph as `viz.summary` writes it."""
+    lines = [heading]
+    if error is not None:
+        lines += ["raised:", *(f"  {line}" for line in error.splitlines())]
+    if warned:
+        lines += ["warned:", *(f"  {line}" for line in warned)]
+    if gradients:
+        lines += ["gradients:", *(f"  {line}" for line in gradients)]
+    lines += ["what changed:", *(f"  {line}" for line in comparison.changes.lines)]
+    if not comparison.changes.lines:
+        lines.append("  nothing in the graph")
+    values = [(name, _value_text(value)) for name, value in namespace.items()]
+    shown = [(name, text) for name, text in values if text is not None]
+    if shown:
+        lines.append("values:")
+        for name, text in shown:
+            lines += _indented(name, text)
+    if current.tensors:
+        lines += ["graph:", *(f"  {line}" for line in current.summary().splitlines())]
+    return "\n".join(lines)
+
+
 def _run(
     checked: list[_Checked], roots: tuple[str, ...], names: tuple[str, ...] | None
 ) -> tuple[list[Frame], dict[str, Any]]:
@@ -339,29 +371,13 @@ def _run(
         if error is None and ran_backward:
             gradients = tuple(f"{n}.grad = {g!r}" for n, g in grads_after.items())
 
-        lines = [f"step {index + 1} of {count}: {step.code}"]
-        if error is not None:
-            lines += ["raised:", *(f"  {line}" for line in error.splitlines())]
-        if warned:
-            lines += ["warned:", *(f"  {line}" for line in warned)]
-        if gradients:
-            lines += ["gradients:", *(f"  {line}" for line in gradients)]
-        lines += ["what changed:", *(f"  {line}" for line in comparison.changes.lines)]
-        if not comparison.changes.lines:
-            lines.append("  nothing in the graph")
-        values = [(n, _value_text(v)) for n, v in namespace.items()]
-        values = [(n, text) for n, text in values if text is not None]
-        if values:
-            lines.append("values:")
-            for name, text in values:
-                lines += _indented(name, text)
-        if current.tensors:
-            lines += ["graph:", *(f"  {line}" for line in current.summary().splitlines())]
+        heading = f"step {index + 1} of {count}: {step.code}"
+        summary = _summary(heading, error, warned, gradients, comparison, namespace, current)
         frames.append(
             Frame(
                 index=index,
                 label=step.code,
-                summary="\n".join(lines),
+                summary=summary,
                 error=error,
                 gradients=gradients,
                 warnings=warned,
