@@ -27,6 +27,7 @@ from check_notebooks import notebooks_from_args  # noqa: E402  (a sibling script
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 REPO = Path(__file__).resolve().parent.parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def execution_env() -> dict[str, str]:
@@ -63,10 +64,15 @@ def normalise(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata.get("language_info", {}).pop("version", None)
+    # Widgets (viz.stepper) live only while their kernel runs: a stored widget view names a
+    # random model id, and its saved state would show a stale copy. Keep the HTML/text
+    # fallback stored beside it, which every viewer shows and nbval compares.
+    nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         # nbclient records start/end timestamps of every cell here.
         cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
             if output.get("output_type") == "error":
                 output["traceback"] = [relative_paths(line) for line in output["traceback"]]
     nbformat.write(nb, path)

@@ -4,6 +4,7 @@
     viz.draw(out, names=dict(a=a, out=out))        # the picture (SVG in Jupyter)
     print(viz.summary(out, names=dict(a=a, out=out)))  # the same graph as stable text
     viz.cut(lambda: out.detach_(), out, names=...)  # before / after one call
+    viz.cut_stepper("detach")                       # a program step by step (a widget in Lab)
 
 Works on minigrad tensors and, when torch is installed, on torch tensors (read through
 `grad_fn.next_functions`, `variable` and the `_saved_*` attributes); torch is never imported
@@ -26,23 +27,28 @@ from .model import (
     snapshot,
 )
 from .render import COLLAPSE_ABOVE, Graph, GraphRenderTimeoutError, GraphTooLargeError
+from .stepper import Frame, Stepper, cut_stepper, stepper
 
 __all__ = [
     "COLLAPSE_ABOVE",
     "Comparison",
     "Edge",
+    "Frame",
     "FunctionNode",
     "Graph",
     "GraphRenderTimeoutError",
     "GraphSnapshot",
     "GraphTooLargeError",
     "SavedNode",
+    "Stepper",
     "StorageGroup",
     "TensorNode",
     "compare",
     "cut",
+    "cut_stepper",
     "draw",
     "snapshot",
+    "stepper",
     "summary",
 ]
 
