@@ -6,11 +6,12 @@ warnings as errors (-W), offline. Steps:
 1. stage docs/ (conf.py, pages, _ext, _static) and every notebook under notebooks/ (found by
    glob, subfolders too) into build/site-src/, with MathJax 3 copied from vendor/node_modules
    into _static/mathjax (scripts/setup_classroom.sh installs it), and the cheat sheet pictures;
-2. sphinx-build -W -b html build/site-src build/site;
+2. sphinx-build -W -b html build/site-src build/site, plus build/slides/ as build/site/slides/
+   when `make slides` ran before;
 3. check the result: one page per notebook, no script or style sheet from http(s)://, and
    every <img> has a real alt text (not empty, not a file name).
 
-Usage: python scripts/build_site.py [--out DIR]
+Usage: python scripts/build_site.py [--out DIR] [--notebooks DIR] [--slides DIR]
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ _IMG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _ALT = re.compile(r"""\balt\s*=\s*("([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 
-def notebooks() -> list[Path]:
-    """Every notebook of the course, subfolders included (checkpoints excluded)."""
-    return sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+def notebooks(root: Path = NOTEBOOKS) -> list[Path]:
+    """Every notebook under root, subfolders included (checkpoints excluded)."""
+    return sorted(p for p in root.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
 def without_speaker_notes(text: str) -> str:
@@ -63,7 +64,7 @@ def without_speaker_notes(text: str) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False)
 
 
-def stage(src: Path) -> None:
+def stage(src: Path, root: Path = NOTEBOOKS) -> None:
     """Lay out the Sphinx source folder: docs/, the notebooks, MathJax and the figures."""
     if not (MATHJAX / "tex-chtml.js").exists():
         raise SystemExit(f"build_site: MathJax not found in vendor/node_modules; {SETUP_HINT}")
@@ -72,8 +73,8 @@ def stage(src: Path) -> None:
     shutil.copytree(
         DOCS, src, ignore=shutil.ignore_patterns("slides_template", "speaker_notes", "__pycache__")
     )
-    for nb in notebooks():
-        target = src / "notebooks" / nb.relative_to(NOTEBOOKS)
+    for nb in notebooks(root):
+        target = src / "notebooks" / nb.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(without_speaker_notes(nb.read_text(encoding="utf-8")), encoding="utf-8")
     mathjax = src / "_static" / "mathjax"
@@ -99,20 +100,21 @@ def images_without_alt(page: str) -> list[str]:
     for tag in _IMG.findall(page):
         match = _ALT.search(tag)
         alt = (match.group(2) or match.group(3) or "") if match else ""
-        if not alt.strip() or re.fullmatch(r"[\w./-]+\.(svg|png|jpe?g|gif)", alt.strip()):
+        placeholder = alt.startswith("No description has been provided")  # nbconvert's
+        if not alt.strip() or placeholder or re.fullmatch(r"[\w./-]+\.(svg|png|jpe?g|gif)", alt):
             bad.append(tag[:120])
     return bad
 
 
-def check(out: Path) -> list[str]:
+def check(out: Path, root: Path = NOTEBOOKS) -> list[str]:
     """Problems in the built site (empty when fine)."""
     problems = []
     if not (out / "index.html").exists():
         problems.append("no index.html")
-    for nb in notebooks():
-        page = out / "notebooks" / nb.relative_to(NOTEBOOKS).with_suffix(".html")
+    for nb in notebooks(root):
+        page = out / "notebooks" / nb.relative_to(root).with_suffix(".html")
         if not page.exists():
-            problems.append(f"no page for {nb.relative_to(REPO)}")
+            problems.append(f"no page for {nb.relative_to(root)}")
     for page in sorted(out.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         rel = page.relative_to(out)
@@ -125,17 +127,23 @@ def main(argv: list[str] | None = None) -> int:
     """Stage, build and check the site; returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--out", default=str(REPO / "build" / "site"), help="output folder")
+    parser.add_argument("--notebooks", default=str(NOTEBOOKS), help="folder of notebooks")
+    parser.add_argument("--slides", default=str(REPO / "build" / "slides"), help="built decks")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
+    root = Path(args.notebooks).resolve()
     src = out.parent / "site-src"
     started = time.monotonic()
-    stage(src)
+    stage(src, root)
     command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
     done = subprocess.run([*command, str(src), str(out)], cwd=REPO)
     if done.returncode != 0:
         print("build_site: sphinx-build failed (warnings count as errors)", file=sys.stderr)
         return done.returncode
-    problems = check(out)
+    slides = Path(args.slides)
+    if (slides / "index.html").exists():  # make slides ran first: publish the decks too
+        shutil.copytree(slides, out / "slides", dirs_exist_ok=True)
+    problems = check(out, root)
     pages = len(list(out.rglob("*.html")))
     print(f"site: {pages} pages in {time.monotonic() - started:.1f} s -> {out}/index.html")
     for problem in problems:

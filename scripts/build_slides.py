@@ -9,12 +9,13 @@ Everything a deck loads comes from build/slides/_static/, copied from vendor/nod
 writing, every deck is checked: at least MIN_SLIDES slides and no script or style sheet from
 http(s)://. Slide types come from cell metadata written by scripts/slides_metadata.py.
 
-Usage: python scripts/build_slides.py [--out DIR] [NOTEBOOK ...]
+Usage: python scripts/build_slides.py [--out DIR] [--notebooks DIR] [NOTEBOOK ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import html
 import os
 import re
@@ -29,6 +30,8 @@ NOTEBOOKS = REPO / "notebooks"
 VENDOR = REPO / "vendor" / "node_modules"
 TEMPLATES = REPO / "docs" / "slides_template"
 MIN_SLIDES = 8
+sys.path.insert(0, str(REPO / "docs" / "_ext"))
+from course_alt_text import alt_for_svg  # noqa: E402 (the site's alt text, for the slides too)
 
 # What _static/ holds: (source inside vendor/node_modules, target inside _static).
 ASSETS = [
@@ -43,13 +46,13 @@ ASSETS = [
 SETUP_HINT = "run `bash scripts/setup_classroom.sh` (make slides does) to install them"
 
 
-def find_decks(paths: list[str]) -> list[Path]:
-    """The notebooks to turn into slides: the named ones, or all but the solutions."""
+def find_decks(paths: list[str], root: Path = NOTEBOOKS) -> list[Path]:
+    """The notebooks to turn into slides: the named ones, or all under root but the solutions."""
     if paths:
         return [Path(p).resolve() for p in paths]
     found = [
         nb
-        for nb in NOTEBOOKS.rglob("*.ipynb")
+        for nb in root.rglob("*.ipynb")
         if ".ipynb_checkpoints" not in nb.parts and not nb.stem.endswith("_solutions")
     ]
     return sorted(found)
@@ -112,6 +115,24 @@ def remote_sources(page: str) -> list[str]:
     return [m.group(0) for m in _REMOTE.finditer(page)]
 
 
+# nbconvert writes this placeholder as the alt text of every output picture.
+_PLACEHOLDER_ALT = 'alt="No description has been provided for this image" '
+_IMG_NO_ALT = re.compile(r"<img (?![^>]*\balt=)([^>]*)>")
+_SVG_DATA = re.compile(r'src="data:image/svg\+xml;base64,([^"]+)"')
+
+
+def add_alt_text(page: str, title: str) -> str:
+    """Give every <img> without alt text one (a graph picture lists its labels)."""
+
+    def fill(match: re.Match[str]) -> str:
+        data = _SVG_DATA.search(match.group(1))
+        svg = base64.b64decode(data.group(1)).decode("utf-8", "replace") if data else ""
+        alt = html.escape(alt_for_svg(svg, title), quote=True)
+        return f'<img alt="{alt}" {match.group(1)}>'
+
+    return _IMG_NO_ALT.sub(fill, page.replace(_PLACEHOLDER_ALT, ""))
+
+
 def exporter(prefix: str):  # noqa: ANN201 (nbconvert is imported lazily: it is slow to import)
     """A SlidesExporter whose every script and style points at `prefix` (the _static folder)."""
     from nbconvert import SlidesExporter
@@ -152,9 +173,11 @@ def write_index(out: Path, decks: list[tuple[Path, int]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Build every deck, check each one; returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("notebooks", nargs="*", help="notebooks (default: all but solutions)")
+    parser.add_argument("paths", nargs="*", help="notebooks (default: all but solutions)")
     parser.add_argument("--out", default=str(REPO / "build" / "slides"), help="output folder")
+    parser.add_argument("--notebooks", default=str(NOTEBOOKS), help="folder of notebooks")
     args = parser.parse_args(argv)
+    root = Path(args.notebooks).resolve()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -162,16 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     copy_assets(static)
     problems = []
     built = []
-    for nb in find_decks(args.notebooks):
-        rel = nb.relative_to(NOTEBOOKS) if nb.is_relative_to(NOTEBOOKS) else Path(nb.name)
+    for nb in find_decks(args.paths, root):
+        rel = nb.relative_to(root) if nb.is_relative_to(root) else Path(nb.name)
         target = out / rel.parent / f"{nb.stem}.slides.html"
         target.parent.mkdir(parents=True, exist_ok=True)
         prefix = Path(os.path.relpath(static, target.parent)).as_posix()
         page, _ = exporter(prefix).from_filename(str(nb), resources={"course_static": prefix})
+        page = add_alt_text(page, nb.stem)
         target.write_text(page, encoding="utf-8")
         count = count_slides(page)
         built.append((target, count))
-        print(f"wrote {target.relative_to(out.parent.parent)} ({count} slides)")
+        print(f"wrote {target.relative_to(out.parent)} ({count} slides)")
         if count < MIN_SLIDES:
             problems.append(f"{rel}: {count} slides (< {MIN_SLIDES}); run slides_metadata.py?")
         for source in remote_sources(page):

@@ -30,16 +30,21 @@ def svg_labels(svg: str) -> list[str]:
     return seen
 
 
+def alt_for_svg(svg: str, page_title: str) -> str:
+    """Alt text for a picture given as SVG text (a Graphviz SVG gets its labels listed)."""
+    labels = svg_labels(svg)
+    if labels:
+        shown = "; ".join(labels[:MAX_LABELS])
+        extra = len(labels) - MAX_LABELS
+        more = f"; and {extra} more labels" if extra > 0 else ""
+        return f"Autograd graph drawn by minigrad.viz: {shown}{more}"
+    return f"Picture from {page_title}"
+
+
 def alt_for(path: Path | None, page_title: str) -> str:
-    """Alt text for one image file (a Graphviz SVG gets its labels listed)."""
+    """Alt text for one image file."""
     if path is not None and path.suffix == ".svg" and path.is_file():
-        labels = svg_labels(path.read_text(encoding="utf-8", errors="replace"))
-        if labels:
-            shown = "; ".join(labels[:MAX_LABELS])
-            more = (
-                f"; and {len(labels) - MAX_LABELS} more labels" if len(labels) > MAX_LABELS else ""
-            )
-            return f"Autograd graph drawn by minigrad.viz: {shown}{more}"
+        return alt_for_svg(path.read_text(encoding="utf-8", errors="replace"), page_title)
     return f"Picture from {page_title}"
 
 
