@@ -48,8 +48,9 @@ figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs c
 bench: setup  ## run the benchmarks
 	$(PY) benchmarks/run.py
 
-test-browser: setup  ## drive JupyterLab in headless Chromium
+test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
 	bash scripts/setup_browser.sh
+	bash scripts/setup_classroom.sh
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
