@@ -110,7 +110,8 @@ def visible_picture(page: Any, selector: str) -> dict[str, Any] | None:
             for (const img of document.querySelectorAll(selector)) {
                 const box = img.getBoundingClientRect();
                 const onScreen = box.width > 50 && box.height > 50 && box.bottom > 0
-                    && box.top < window.innerHeight && getComputedStyle(img).visibility !== "hidden";
+                    && box.top < window.innerHeight
+                    && getComputedStyle(img).visibility !== "hidden";
                 if (img.complete && img.naturalWidth > 0 && onScreen) {
                     return {width: box.width, height: box.height, alt: img.alt};
                 }
@@ -121,7 +122,9 @@ def visible_picture(page: Any, selector: str) -> dict[str, Any] | None:
     )
 
 
-def test_slides_advance_and_show_a_graph(page: Any, classroom_site: str, screenshot_dir: Path) -> None:
+def test_slides_advance_and_show_a_graph(
+    page: Any, classroom_site: str, screenshot_dir: Path
+) -> None:
     page.goto(f"{classroom_site}/slides/{DECK}.slides.html")
     page.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()")
     total = page.evaluate("() => courseReveal.getTotalSlides()")
