@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import html
 import os
 import re
@@ -133,6 +134,7 @@ def add_alt_text(page: str, title: str) -> str:
     return _IMG_NO_ALT.sub(fill, page.replace(_PLACEHOLDER_ALT, ""))
 
 
+@functools.cache  # one exporter per folder depth: templates load once
 def exporter(prefix: str):  # noqa: ANN201 (nbconvert is imported lazily: it is slow to import)
     """A SlidesExporter whose every script and style points at `prefix` (the _static folder)."""
     from nbconvert import SlidesExporter
