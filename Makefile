@@ -40,6 +40,8 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
 	@$(PY) scripts/run_notebooks.py $(NB)
+	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
+	@$(PY) scripts/slides_metadata.py $(NB)
 
 figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs chromium)
 	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh
