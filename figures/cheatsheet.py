@@ -13,6 +13,7 @@ on PATH (`bash scripts/setup_browser.sh` installs it).
 from __future__ import annotations
 
 import html
+import re
 import shutil
 import subprocess
 import tempfile
@@ -173,6 +174,14 @@ def chromium(*args: str) -> None:
         raise SystemExit(f"cheatsheet: chromium failed: {done.stderr.strip()[-800:]}")
 
 
+def fix_pdf_dates(pdf: Path) -> None:
+    """Replace the creation and modification dates with a fixed one, so rebuilding the sheet
+    leaves the committed PDF unchanged. Same length, so the PDF's byte offsets stay valid."""
+    data = pdf.read_bytes()
+    data = re.sub(rb"/(CreationDate|ModDate) \(D:\d{14}", rb"/\1 (D:20000101000000", data)
+    pdf.write_bytes(data)
+
+
 def build(out_dir: Path = HERE) -> list[Path]:
     """Write cheatsheet.html (kept in build/), cheatsheet.pdf and cheatsheet.png."""
     work = HERE.parent / "build" / "cheatsheet"
@@ -183,6 +192,7 @@ def build(out_dir: Path = HERE) -> list[Path]:
     page.write_text(page_html(), encoding="utf-8")
     pdf, png = out_dir / "cheatsheet.pdf", out_dir / "cheatsheet.png"
     chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+    fix_pdf_dates(pdf)
     # 210 mm x 279.4 mm at 96 px/inch is 794 x 1056 px; scale 2 keeps small text sharp.
     chromium(
         "--hide-scrollbars",
