@@ -303,3 +303,54 @@ def test_student_copies_have_no_outputs_or_notes(tmp_path: Path) -> None:
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None
     assert (tmp_path / "student.zip").exists()
+
+
+def cheatsheet_facts(lib: ModuleType) -> dict[str, object]:
+    """The cheat sheet's table, row by row, run with minigrad or torch (same code)."""
+    import numpy as np
+
+    def shares(t: object, u: object) -> bool:
+        return bool(np.shares_memory(t.detach().numpy(), u.detach().numpy()))  # type: ignore[attr-defined]
+
+    def flags(t: object) -> tuple[object, ...]:
+        return (t.requires_grad, t.is_leaf, t.grad_fn is None)  # type: ignore[attr-defined]
+
+    facts: dict[str, object] = {}
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = a.sigmoid()
+    c = x.detach()
+    c.add_(0)
+    facts["detach"] = (shares(c, x), x._version == c._version == 1, flags(c))
+    d = x.data
+    d.add_(0)
+    facts["data"] = (shares(d, x), x._version, d._version, flags(d))
+    y = x.clone()
+    facts["clone"] = (shares(y, x), y.requires_grad, y.is_leaf, type(y.grad_fn).__name__)
+    z = x.detach().clone()
+    facts["detach().clone()"] = (shares(z, x), flags(z))
+    with lib.no_grad():
+        n = x * 2
+    facts["no_grad"] = (flags(n), x.requires_grad)
+    b = a * 2
+    b.detach_()
+    facts["detach_"] = flags(b)
+    return facts
+
+
+def test_cheatsheet_facts_hold_in_minigrad_and_torch() -> None:
+    import minigrad
+
+    expected = {
+        "detach": (True, True, (False, True, True)),
+        "data": (True, 1, 1, (False, True, True)),
+        "clone": (False, True, False, "CloneBackward0"),
+        "detach().clone()": (False, (False, True, True)),
+        "no_grad": ((False, True, True), True),
+        "detach_": (False, True, True),
+    }
+    assert cheatsheet_facts(minigrad) == expected
+    try:
+        import torch
+    except ImportError:
+        return  # parity runs where torch imports (CI installs torch 2.13.0)
+    assert cheatsheet_facts(torch) == expected
