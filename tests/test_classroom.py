@@ -178,7 +178,7 @@ def slides(notebook_copy: Path) -> Path:
     return out
 
 
-def test_every_notebook_but_the_solutions_has_a_deck(slides: Path, notebook_copy: Path) -> None:
+def check_every_notebook_but_the_solutions_has_a_deck(slides: Path, notebook_copy: Path) -> None:
     build_slides = load(SCRIPTS / "build_slides.py")
     for nb in notebook_copy.rglob("*.ipynb"):
         deck = slides / nb.relative_to(notebook_copy).parent / f"{nb.stem}.slides.html"
@@ -224,7 +224,7 @@ def site(notebook_copy: Path, slides: Path) -> Path:
     return out
 
 
-def test_site_has_an_index_and_a_page_per_notebook(site: Path, notebook_copy: Path) -> None:
+def check_site_has_an_index_and_a_page_per_notebook(site: Path, notebook_copy: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     for nb in notebook_copy.rglob("*.ipynb"):
         rel = nb.relative_to(notebook_copy).with_suffix(".html")
@@ -235,7 +235,7 @@ def test_site_has_an_index_and_a_page_per_notebook(site: Path, notebook_copy: Pa
     assert (site / "slides" / "index.html").exists()
 
 
-def test_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: Path) -> None:
+def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: Path) -> None:
     build_site = load(SCRIPTS / "build_site.py")
     page = (site / "notebooks" / "02_detach.html").read_text(encoding="utf-8")
     pictures = re.findall(r'<img[^>]*src="(\.\./_images/[^"]+\.svg)"', page)
@@ -251,6 +251,14 @@ def test_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: Pa
         text = html_page.read_text(encoding="utf-8")
         assert build_site.remote_sources(text) == [], html_page
         assert build_site.images_without_alt(text) == [], html_page
+
+
+def test_slides_and_site_build_offline(slides: Path, site: Path, notebook_copy: Path) -> None:
+    """One test for all checks of the built decks and site, so that pytest-xdist does not
+    build them once per worker."""
+    check_every_notebook_but_the_solutions_has_a_deck(slides, notebook_copy)
+    check_site_has_an_index_and_a_page_per_notebook(site, notebook_copy)
+    check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site)
 
 
 # ---- cheat sheet, guide, copies -----------------------------------------------------------------
