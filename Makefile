@@ -21,6 +21,7 @@ PORT ?= 8888
 NB ?=
 
 .PHONY: help setup lab test notebooks figures bench test-browser clean distclean
+.PHONY: slides site student reset
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -39,16 +40,35 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
 	@$(PY) scripts/run_notebooks.py $(NB)
+	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
+	@$(PY) scripts/slides_metadata.py $(NB)
 
-figures: setup  ## rebuild the pictures in figures/
+figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs chromium)
+	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh
 	$(PY) figures/build.py
 
 bench: setup  ## run the benchmarks
 	$(PY) benchmarks/run.py
 
-test-browser: setup  ## drive JupyterLab in headless Chromium
+test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
 	bash scripts/setup_browser.sh
+	bash scripts/setup_classroom.sh
 	$(PY) -m pytest tests/browser -v
+
+# ---- classroom edition (issue 14): slides, website, clean copies for students ----
+slides: setup  ## offline reveal.js slides of every notebook -> build/slides/
+	@bash scripts/setup_classroom.sh
+	$(PY) scripts/build_slides.py
+
+site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/site/
+	@bash scripts/setup_classroom.sh
+	$(PY) scripts/build_site.py
+
+student: setup  ## copies of the notebooks with outputs cleared -> build/student/
+	$(PY) scripts/student_copies.py
+
+reset:  ## restore one notebook as committed: make reset NB=02_detach (or a path)
+	@bash scripts/reset_notebook.sh "$(NB)"
 
 clean:  ## remove build output and caches (keeps .venv)
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info

@@ -102,13 +102,20 @@ def render(dot_path: Path, fmt: str) -> None:
 
 
 def main(names: list[str]) -> None:
-    """Write .dot, .svg and .png for the named figures (all of them by default)."""
-    for name in names or list(FIGURES):
+    """Write .dot, .svg and .png for the named figures (all, and the cheat sheet, by default)."""
+    wanted = names or [*FIGURES, "cheatsheet"]
+    for name in (n for n in wanted if n != "cheatsheet"):
         dot_path = HERE / f"{file_stem(name)}.dot"
         dot_path.write_text(dot_source(name))
         for fmt in ("svg", "png"):
             render(dot_path, fmt)
         print(f"wrote figures/{file_stem(name)}.{{dot,svg,png}}")
+    if "cheatsheet" in wanted:  # the one-page summary, from the pictures above (cheatsheet.py)
+        sys.path.insert(0, str(HERE))
+        from cheatsheet import build
+
+        for path in build():
+            print(f"wrote figures/{path.name}")
 
 
 if __name__ == "__main__":

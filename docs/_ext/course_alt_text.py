@@ -1,0 +1,72 @@
+"""Give every picture on the course website a text alternative.
+
+myst-nb turns an SVG output into an image node without `alt`, and Sphinx then writes the file
+name as the alt text. Graph pictures drawn by minigrad.viz are Graphviz SVG, whose boxes carry
+their labels as <text> elements, so the alt text here names the picture and lists those labels
+(for example "Autograd graph: a; AccumulateGrad; SigmoidBackward0; out"). An image that is not
+such an SVG gets "Picture from <page title>". Authors' own alt text is left alone.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+
+MAX_LABELS = 14
+_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.DOTALL)
+
+
+def svg_labels(svg: str) -> list[str]:
+    """The distinct text labels of an SVG picture, in drawing order."""
+    seen: list[str] = []
+    for raw in _TEXT.findall(svg):
+        label = html.unescape(re.sub(r"<[^>]+>", "", raw)).strip()
+        if label and label not in seen:
+            seen.append(label)
+    return seen
+
+
+def alt_for_svg(svg: str, page_title: str) -> str:
+    """Alt text for a picture given as SVG text (a Graphviz SVG gets its labels listed)."""
+    labels = svg_labels(svg)
+    if labels:
+        shown = "; ".join(labels[:MAX_LABELS])
+        extra = len(labels) - MAX_LABELS
+        more = f"; and {extra} more labels" if extra > 0 else ""
+        return f"Autograd graph drawn by minigrad.viz: {shown}{more}"
+    return f"Picture from {page_title}"
+
+
+def alt_for(path: Path | None, page_title: str) -> str:
+    """Alt text for one image file."""
+    if path is not None and path.suffix == ".svg" and path.is_file():
+        return alt_for_svg(path.read_text(encoding="utf-8", errors="replace"), page_title)
+    return f"Picture from {page_title}"
+
+
+def add_alt_text(app: Any, doctree: nodes.document) -> None:
+    """doctree-read handler: fill in `alt` on every image node that has none."""
+    env = app.builder.env
+    title_node = next(iter(doctree.findall(nodes.title)), None)
+    page_title = title_node.astext() if title_node is not None else env.docname
+    for image in doctree.findall(nodes.image):
+        if image.get("alt"):
+            continue
+        uri = image.get("uri", "")
+        path = None
+        if uri and "://" not in uri and not uri.startswith("data:"):
+            candidate = Path(uri)
+            path = candidate if candidate.is_absolute() else Path(env.srcdir) / candidate
+            if not path.exists():
+                path = Path(env.doc2path(env.docname)).parent / uri
+        image["alt"] = alt_for(path, page_title)
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the handler (Sphinx extension entry point)."""
+    app.connect("doctree-read", add_alt_text)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
