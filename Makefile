@@ -21,6 +21,7 @@ PORT ?= 8888
 NB ?=
 
 .PHONY: help setup lab test notebooks figures bench test-browser clean distclean
+.PHONY: lock upgrade
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -39,6 +40,16 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
 	@$(PY) scripts/run_notebooks.py $(NB)
+
+# No setup first: setup installs from the lock, and a stale lock is what `make lock` repairs.
+lock:  ## resolve requirements.txt afresh and write the exact versions to requirements.lock
+	@$(if $(wildcard $(PY)),$(PY),python3) scripts/lock.py write
+
+upgrade:  ## make lock, reinstall, re-execute the notebooks, show what changed
+	@$(MAKE) --no-print-directory lock
+	@$(MAKE) --no-print-directory notebooks
+	@echo "upgrade: what changed (run 'make test' next, then commit):"
+	@git diff --stat -- requirements.lock notebooks md || true
 
 figures: setup  ## rebuild the pictures in figures/
 	$(PY) figures/build.py

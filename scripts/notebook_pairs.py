@@ -7,8 +7,8 @@ lives outside notebooks/ so that learners in JupyterLab never see a second copy.
 
     python scripts/notebook_pairs.py check [PATH ...]   fail when a pair differs (make test,
                                                         pre-commit); default: every notebook
-    python scripts/notebook_pairs.py sync [PATH ...]    bring pairs in line, like `jupytext --sync`:
-                                                        the file changed last gives the cells
+    python scripts/notebook_pairs.py sync [PATH ...]    bring pairs in line (see cells_come_from
+                                                        for which side gives the cells)
 
 PATH may be a notebook, a paired .md file or a folder (searched recursively).
 """
@@ -16,10 +16,13 @@ PATH may be a notebook, a paired .md file or a folder (searched recursively).
 from __future__ import annotations
 
 import difflib
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import jupytext
+import nbformat
 from jupytext.cli import jupytext as jupytext_cli
 from jupytext.config import load_jupytext_config
 
@@ -140,18 +143,64 @@ def orphan_problem(md: Path) -> str:
     )
 
 
-def sync(notebook_or_md: Path) -> Path:
-    """Bring one pair in line with `jupytext --sync`; return the notebook's path.
+def _has_uncommitted_changes(path: Path) -> bool | None:
+    """Whether git reports ``path`` as changed or untracked; None when git cannot tell."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--", str(path)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return bool(done.stdout.strip())
 
-    jupytext takes the cells from the file modified last and keeps the notebook's outputs for
-    the cells that did not change; a missing side is created.
+
+def cells_come_from(notebook: Path, md: Path, md_named: bool) -> str:
+    """Which side of an out-of-sync pair holds the cells to keep: "notebook" or "md".
+
+    Not simply the file modified last (jupytext's rule): after a merge or a checkout, git may
+    write an old .md after a newer notebook. So the .md wins only when it is named on the
+    command line, or when it is the side with uncommitted changes; when both sides have
+    changes, or outside git, the one modified last wins; otherwise the notebook does.
+    """
+    if not md.exists():
+        return "notebook"
+    if not notebook.exists() or md_named:
+        return "md"
+    nb_changed, md_changed = _has_uncommitted_changes(notebook), _has_uncommitted_changes(md)
+    if nb_changed is None or md_changed is None or (nb_changed and md_changed):
+        return "md" if md.stat().st_mtime > notebook.stat().st_mtime else "notebook"
+    return "md" if md_changed else "notebook"
+
+
+def sync(notebook_or_md: Path, md_named: bool = False) -> Path:
+    """Bring one pair in line (a missing side is created); return the notebook's path.
+
+    From the .md, jupytext replaces the notebook's cells and keeps the stored outputs of the
+    cells that did not change; from the notebook, the .md is simply written again.
     """
     path = notebook_or_md.resolve()
     notebook = notebook_for(path) if path.suffix == ".md" else path
-    source = path if path.exists() else md_for(notebook)
-    status = jupytext_cli(["--sync", "--quiet", str(source)])
+    md = md_for(notebook)
+    if notebook.exists() and md.exists() and not check_pair(notebook):
+        return notebook
+    source = cells_come_from(notebook, md, md_named)
+    if source == "notebook":
+        write_md(notebook)
+        return notebook
+    print(f"notebook_pairs: taking the cells of {shown(notebook)} from {shown(md)}")
+    os.utime(md)  # jupytext --sync takes the cells from the file modified last
+    status = jupytext_cli(["--sync", "--quiet", str(md)])
     if status:
-        raise RuntimeError(f"jupytext --sync {shown(source)} failed (exit {status})")
+        raise RuntimeError(f"jupytext --sync {shown(md)} failed (exit {status})")
+    # jupytext notes the .md's code lexer in the notebook; the pairing lives in jupytext.toml.
+    nb = nbformat.read(notebook, as_version=4)
+    if nb.metadata.pop("jupytext", None) is not None:
+        nbformat.write(nb, notebook)
+    write_md(notebook)
     return notebook
 
 
@@ -179,8 +228,10 @@ def main(argv: list[str]) -> int:
         # A .md without its notebook becomes one only when named: found by a folder walk, it
         # is more likely the leftover of a renamed notebook.
         named = {p.resolve() for p in paths if p.is_file()}
-        for path in notebooks + [md for md in orphans if md in named]:
-            notebook = sync(path)
+        todo = [(nb, md_for(nb) in named) for nb in notebooks]
+        todo += [(md, True) for md in orphans if md in named]
+        for path, md_named in todo:
+            notebook = sync(path, md_named)
             print(f"notebook_pairs: in sync: {shown(notebook)} <-> {shown(md_for(notebook))}")
         for md in orphans:
             if md not in named:
