@@ -107,7 +107,7 @@ def first_difference(notebook: Path, md: Path, want: str, have: str) -> str:
 def check_pair(notebook: Path) -> list[str]:
     """Problems with the pair of ``notebook`` (empty when its .md says exactly what it says)."""
     md = md_for(notebook)
-    fix = f"run `make notebooks NB={shown(notebook)}` (or `jupytext --sync {shown(notebook)}`)"
+    fix = f"run `make notebooks NB={shown(notebook)}`"
     if not md.exists():
         return [f"{shown(notebook)}: no paired markdown file {shown(md)}; {fix} and commit it"]
     want = expected_text(notebook)
@@ -128,8 +128,10 @@ def check_pair(notebook: Path) -> list[str]:
     return [
         f"{shown(notebook)} and {shown(md)} are out of sync: "
         f"{first_difference(notebook, md, want, have)}.\n"
-        f"  {fix}; jupytext takes the cells from whichever of the two you changed last, and "
-        f"`make notebooks` then re-executes the notebook.\n{shown_diff}{more}"
+        f"  Fix: {fix} (the side with uncommitted changes gives the cells, then the notebook "
+        f"is re-executed; `make notebooks NB={shown(md)}` takes them from the .md), or "
+        f"`jupytext --sync {shown(notebook)}` (the file modified last gives them).\n"
+        f"{shown_diff}{more}"
     ]
 
 
