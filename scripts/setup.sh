@@ -118,17 +118,17 @@ say "kernel 'python3' -> $VENV/bin/python"
     || say "note: could not disable jupytext's JupyterLab extension (harmless)"
 
 # The git pre-commit hook (.pre-commit-config.yaml), only in a git checkout of this project
-# (not an unpacked archive inside some other repository), and not in a linked worktree: that
-# shares its hooks with every other worktree of the repository, so leave those alone.
+# (not an unpacked archive inside some other repository) that has no linked worktrees: hooks
+# are shared by every worktree of a repository, and one without the config would fail to commit.
 if command -v git >/dev/null 2>&1 \
     && [[ "$(git rev-parse --show-toplevel 2>/dev/null)" -ef . ]]; then
-    if [[ "$(git rev-parse --git-dir)" -ef "$(git rev-parse --git-common-dir)" ]]; then
+    if (($(git worktree list --porcelain | grep -c '^worktree ') == 1)); then
         "$VENV/bin/pre-commit" install >/dev/null \
             && say "git pre-commit hook installed (pre-commit run --all-files runs it by hand)" \
             || say "note: 'pre-commit install' failed; run it yourself to get the hook"
     else
-        say "linked git worktree: not installing the pre-commit hook (it would apply to every \
-worktree of the repository); run '.venv/bin/pre-commit run' by hand before committing"
+        say "this repository has several git worktrees, which share hooks: not installing the \
+pre-commit hook; run '.venv/bin/pre-commit run' by hand before committing"
     fi
 fi
 
