@@ -9,6 +9,8 @@ lives outside notebooks/ so that learners in JupyterLab never see a second copy.
                                                         pre-commit); default: every notebook
     python scripts/notebook_pairs.py sync [PATH ...]    bring pairs in line (see cells_come_from
                                                         for which side gives the cells)
+    python scripts/notebook_pairs.py sync --from-notebooks   rewrite every .md from its notebook
+                                                        (after merging branches)
 
 PATH may be a notebook, a paired .md file or a folder (searched recursively).
 """
@@ -145,8 +147,9 @@ def orphan_problem(md: Path) -> str:
     )
 
 
-def _has_uncommitted_changes(path: Path) -> bool | None:
-    """Whether git reports ``path`` as changed or untracked; None when git cannot tell."""
+def git_state(path: Path) -> str | None:
+    """What git says of ``path``: None outside git, else one of "clean", "changed" (tracked,
+    with uncommitted changes) and "new" (untracked, added or renamed)."""
     try:
         done = subprocess.run(
             ["git", "status", "--porcelain", "--", str(path)],
@@ -157,25 +160,34 @@ def _has_uncommitted_changes(path: Path) -> bool | None:
         )
     except (OSError, subprocess.CalledProcessError):
         return None
-    return bool(done.stdout.strip())
+    code = done.stdout[:2]
+    if not code.strip():
+        return "clean"
+    return "new" if code == "??" or code[0] in "AR" else "changed"
 
 
 def cells_come_from(notebook: Path, md: Path, md_named: bool) -> str:
     """Which side of an out-of-sync pair holds the cells to keep: "notebook" or "md".
 
-    Not simply the file modified last (jupytext's rule): after a merge or a checkout, git may
-    write an old .md after a newer notebook. So the .md wins only when it is named on the
-    command line, or when it is the side with uncommitted changes; when both sides have
-    changes, or outside git, the one modified last wins; otherwise the notebook does.
+    Not simply the file modified last (jupytext's rule): a merge or a checkout may write an old
+    .md after a newer notebook. So the .md wins when it is named on the command line, or when
+    it is the only side with uncommitted changes. A .md that is new beside a notebook git
+    already has loses (a copy made from an older state, say by a merge); when both sides have
+    changes, or outside git, the file modified last wins; otherwise the notebook does.
     """
     if not md.exists():
         return "notebook"
     if not notebook.exists() or md_named:
         return "md"
-    nb_changed, md_changed = _has_uncommitted_changes(notebook), _has_uncommitted_changes(md)
-    if nb_changed is None or md_changed is None or (nb_changed and md_changed):
-        return "md" if md.stat().st_mtime > notebook.stat().st_mtime else "notebook"
-    return "md" if md_changed else "notebook"
+    nb_state, md_state = git_state(notebook), git_state(md)
+    newer = "md" if md.stat().st_mtime > notebook.stat().st_mtime else "notebook"
+    if nb_state is None or md_state is None:
+        return newer
+    if md_state == "new":
+        return newer if nb_state == "new" else "notebook"
+    if md_state == "changed":
+        return newer if nb_state != "clean" else "md"
+    return "notebook"
 
 
 def sync(notebook_or_md: Path, md_named: bool = False) -> Path:
@@ -218,8 +230,10 @@ def write_md(notebook: Path) -> None:
 def main(argv: list[str]) -> int:
     """``check`` or ``sync`` the pairs under the given paths (default: notebooks/ and md/)."""
     if not argv or argv[0] not in ("check", "sync"):
-        print("usage: python scripts/notebook_pairs.py check|sync [PATH ...]")
+        print("usage: python scripts/notebook_pairs.py check|sync [--from-notebooks] [PATH ...]")
         return 2
+    from_notebooks = "--from-notebooks" in argv
+    argv = [a for a in argv if a != "--from-notebooks"]
     command, paths = argv[0], [Path(a) for a in argv[1:]] or [NOTEBOOKS, MARKDOWN]
     missing = [p for p in paths if not p.exists() and p not in (NOTEBOOKS, MARKDOWN)]
     if missing:
@@ -233,7 +247,11 @@ def main(argv: list[str]) -> int:
         todo = [(nb, md_for(nb) in named) for nb in notebooks]
         todo += [(md, True) for md in orphans if md in named]
         for path, md_named in todo:
-            notebook = sync(path, md_named)
+            if from_notebooks and path.suffix == ".ipynb":
+                write_md(path)  # every .md rewritten from its notebook, whatever git says
+                notebook = path
+            else:
+                notebook = sync(path, md_named)
             print(f"notebook_pairs: in sync: {shown(notebook)} <-> {shown(md_for(notebook))}")
         for md in orphans:
             if md not in named:

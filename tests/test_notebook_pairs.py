@@ -35,7 +35,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(notebook_pairs, "REPO", tmp_path)
     monkeypatch.setattr(notebook_pairs, "NOTEBOOKS", tmp_path / "notebooks")
     monkeypatch.setattr(notebook_pairs, "MARKDOWN", tmp_path / "md")
-    monkeypatch.setattr(notebook_pairs, "_has_uncommitted_changes", lambda path: None)
+    monkeypatch.setattr(notebook_pairs, "git_state", lambda path: None)
     return tmp_path
 
 
@@ -126,18 +126,26 @@ def test_an_edit_in_the_md_reaches_the_notebook_and_keeps_other_outputs(repo, ca
     assert run(capsys, "check")[0] == 0
 
 
-def test_the_notebook_wins_when_neither_side_has_uncommitted_changes(repo, capsys, monkeypatch):
-    # After a merge git may write an old .md after a newer notebook: the notebook must win.
+@pytest.mark.parametrize(
+    ("nb_state", "md_state", "winner"),
+    [
+        ("clean", "clean", "notebook"),  # after a merge git may write an old .md last
+        ("clean", "changed", "md"),  # edited in an editor
+        ("changed", "clean", "notebook"),  # edited in JupyterLab
+        ("changed", "changed", "md"),  # both: the one saved last (here the .md)
+        ("clean", "new", "notebook"),  # a new .md beside a notebook git has: an old copy
+        ("new", "new", "md"),  # a notebook just begun: the one saved last
+    ],
+)
+def test_which_side_gives_the_cells(repo, capsys, monkeypatch, nb_state, md_state, winner):
     run(capsys, "sync")
     notebook, md = repo / "notebooks" / "02_detach.ipynb", repo / "md" / "02_detach.md"
-    md.write_text(md.read_text(encoding="utf-8").replace("detach", "DETACH"), encoding="utf-8")
     later = notebook.stat().st_mtime + 5
     os.utime(md, (later, later))
-    monkeypatch.setattr(notebook_pairs, "_has_uncommitted_changes", lambda path: False)
-    assert notebook_pairs.cells_come_from(notebook, md, md_named=False) == "notebook"
+    states = {notebook: nb_state, md: md_state}
+    monkeypatch.setattr(notebook_pairs, "git_state", lambda path: states[path])
+    assert notebook_pairs.cells_come_from(notebook, md, md_named=False) == winner
     assert notebook_pairs.cells_come_from(notebook, md, md_named=True) == "md"
-    monkeypatch.setattr(notebook_pairs, "_has_uncommitted_changes", lambda path: path == md)
-    assert notebook_pairs.cells_come_from(notebook, md, md_named=False) == "md"
 
 
 def test_a_md_without_its_notebook_is_reported_and_can_create_it(repo, capsys) -> None:
@@ -159,3 +167,14 @@ def test_a_md_without_its_notebook_is_reported_and_can_create_it(repo, capsys) -
 def test_the_course_notebooks_are_in_sync_with_their_pairs(capsys) -> None:
     status, out = run(capsys, "check")
     assert status == 0, out
+
+
+def test_from_notebooks_rewrites_every_md_whatever_git_says(repo, capsys) -> None:
+    run(capsys, "sync")
+    md = repo / "md" / "zh" / "02_detach.md"
+    good = md.read_text(encoding="utf-8")
+    md.write_text(good.replace("detach", "DETACH"), encoding="utf-8")
+    later = md.stat().st_mtime + 5
+    os.utime(md, (later, later))
+    assert run(capsys, "sync", "--from-notebooks")[0] == 0
+    assert md.read_text(encoding="utf-8") == good
