@@ -112,11 +112,11 @@ def cmd_write() -> int:
         print(f"lock: resolving {REQUIREMENTS.name} afresh in a temporary virtualenv ({tmp})")
         venv.create(tmp, with_pip=True)
         python = Path(tmp) / "bin" / "python"
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-            + ["-r", str(REQUIREMENTS)],
-            check=True,
-        )
+        install = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        if subprocess.run([*install, "-r", str(REQUIREMENTS)], check=False).returncode:
+            print(f"lock: pip could not install {REQUIREMENTS.name} (see above); {LOCK.name} is")
+            print("lock: unchanged. Check the ranges in requirements.txt and the network.")
+            return 1
         pins = frozen_versions(python)
         version = subprocess.run(
             [str(python), "-c", "import platform; print(platform.python_version())"],
@@ -128,7 +128,8 @@ def cmd_write() -> int:
     LOCK.write_text(write_lock(pins, version), encoding="utf-8")
     diff = changes(old, pins)
     print(f"lock: wrote {LOCK.name}: {len(pins)} packages, {len(diff)} changed")
-    print("\n".join(diff))
+    if diff:
+        print("\n".join(diff))
     return 0
 
 
