@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import nbformat
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # Sibling scripts, not a package: imported through the sys.path entry above.
@@ -83,6 +84,10 @@ def normalise(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata.get("language_info", {}).pop("version", None)
+    # How a cell's printing is cut into stream outputs depends on when the kernel flushed, so on
+    # the machine's load: one output per stream keeps that out of `git diff` (nbval merges them
+    # the same way before comparing).
+    CoalesceStreamsPreprocessor().preprocess(nb, {})
     for cell in nb.cells:
         # nbclient records start/end timestamps of every cell here.
         cell.metadata.pop("execution", None)

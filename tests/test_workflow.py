@@ -134,3 +134,23 @@ def test_the_pre_commit_config_is_valid() -> None:
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_make_notebooks_stores_one_output_per_stream(tmp_path: Path) -> None:
+    # Where a kernel flushes depends on the machine's load; it must not show up in `git diff`.
+    path = tmp_path / "nb.ipynb"
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("print(1); print(2)", execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="1\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="2\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+    ]
+    nb.cells = [cell]
+    nbformat.write(nb, path)
+    run_notebooks.normalise(path)
+    outputs = nbformat.read(path, as_version=4).cells[0].outputs
+    assert [(out.name, out.text) for out in outputs] == [
+        ("stdout", "1\n2\n"),
+        ("stderr", "warning\n"),
+    ]
