@@ -91,7 +91,7 @@ def _cells(text: str, fmt: str) -> list[tuple[str, str]]:
     return [(cell.cell_type, cell.source) for cell in nb.cells]
 
 
-def first_difference(notebook: Path, md: Path, want: str, have: str) -> str:
+def first_difference(md: Path, want: str, have: str) -> str:
     """Say which cell differs first (or that only metadata does), for the failure message."""
     try:
         mine, theirs = _cells(want, TEXT_FORMAT), _cells(have, TEXT_FORMAT)
@@ -112,7 +112,10 @@ def check_pair(notebook: Path) -> list[str]:
     fix = f"run `make notebooks NB={shown(notebook)}`"
     if not md.exists():
         return [f"{shown(notebook)}: no paired markdown file {shown(md)}; {fix} and commit it"]
-    want = expected_text(notebook)
+    try:
+        want = expected_text(notebook)
+    except Exception as exc:  # nbformat and jupytext raise several kinds on a broken file
+        return [f"{shown(notebook)}: cannot be read as a notebook: {exc}"]
     have = md.read_text(encoding="utf-8")
     if want == have:
         return []
@@ -129,7 +132,7 @@ def check_pair(notebook: Path) -> list[str]:
     more = f"\n    ... ({len(diff) - DIFF_LINES} more diff lines)" if len(diff) > DIFF_LINES else ""
     return [
         f"{shown(notebook)} and {shown(md)} are out of sync: "
-        f"{first_difference(notebook, md, want, have)}.\n"
+        f"{first_difference(md, want, have)}.\n"
         f"  Fix: {fix} (the side with uncommitted changes gives the cells, then the notebook "
         f"is re-executed; `make notebooks NB={shown(md)}` takes them from the .md), or "
         f"`jupytext --sync {shown(notebook)}` (the file modified last gives them).\n"
