@@ -22,6 +22,7 @@ NB ?=
 
 .PHONY: help setup lab test notebooks figures bench test-browser clean distclean
 .PHONY: slides site student reset
+.PHONY: lock upgrade
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -42,6 +43,16 @@ notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_deta
 	@$(PY) scripts/run_notebooks.py $(NB)
 	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
 	@$(PY) scripts/slides_metadata.py $(NB)
+
+# No setup first: setup installs from the lock, and a stale lock is what `make lock` repairs.
+lock:  ## resolve requirements.txt afresh and write the exact versions to requirements.lock
+	@$(if $(wildcard $(PY)),$(PY),python3) scripts/lock.py write
+
+upgrade:  ## make lock, reinstall, re-execute the notebooks, show what changed
+	@$(MAKE) --no-print-directory lock
+	@$(MAKE) --no-print-directory notebooks
+	@echo "upgrade: what changed (run 'make test' next, then commit):"
+	@git diff --stat -- requirements.lock notebooks md || true
 
 figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs chromium)
 	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh

@@ -7,9 +7,15 @@ may raise; any other error stops that notebook and leaves its file unchanged.
 
 Afterwards the metadata that changes on every run or every machine is normalised (per-cell
 execution timings, the Python patch version, the kernel's display name), so that a refresh only
-shows up in ``git diff`` when an output really changed.
+shows up in ``git diff`` when an output really changed, and nbstripout runs with the options of
+the pre-commit hook, so a freshly run notebook never fails that hook.
 
-Usage: python scripts/run_notebooks.py [NOTEBOOK_OR_DIR ...]    (default: notebooks/)
+Each notebook's MyST markdown pair under md/ is synced before the run (so edits made in the .md
+reach the notebook; see scripts/notebook_pairs.py for which side wins) and rewritten after it.
+Naming a .md (``make notebooks NB=md/02_detach.md``) takes the cells from it, and creates the
+notebook when it does not exist yet.
+
+Usage: python scripts/run_notebooks.py [NOTEBOOK_OR_MD_OR_DIR ...]    (default: notebooks/)
 """
 
 from __future__ import annotations
@@ -21,13 +27,29 @@ import time
 from pathlib import Path
 
 import nbformat
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_notebooks import notebooks_from_args  # noqa: E402  (a sibling script, not a package)
+# Sibling scripts, not a package: imported through the sys.path entry above.
+import notebook_pairs  # noqa: E402
+from check_notebooks import notebooks_from_args  # noqa: E402
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 REPO = Path(__file__).resolve().parent.parent
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# The options of the nbstripout hook in .pre-commit-config.yaml (a test keeps the two equal):
+# keep outputs, execution counts and cell ids; leave notebook-level widget state alone (normalise
+# drops it here; a notebook saved from JupyterLab keeps it); drop the Python patch version and
+# jupytext's notes, which say nothing about the course.
+NBSTRIPOUT_ARGS = (
+    "--keep-output",
+    "--keep-count",
+    "--keep-id",
+    "--keep-metadata-keys",
+    "metadata.widgets",
+    "--extra-keys",
+    "metadata.jupytext metadata.language_info.version",
+)
 
 
 def execution_env() -> dict[str, str]:
@@ -68,6 +90,10 @@ def normalise(path: Path) -> None:
     # random model id, and its saved state would show a stale copy. Keep the HTML/text
     # fallback stored beside it, which every viewer shows and nbval compares.
     nb.metadata.pop("widgets", None)
+    # How a cell's printing is cut into stream outputs depends on when the kernel flushed, so on
+    # the machine's load: one output per stream keeps that out of `git diff` (nbval merges them
+    # the same way before comparing).
+    CoalesceStreamsPreprocessor().preprocess(nb, {})
     for cell in nb.cells:
         # nbclient records start/end timestamps of every cell here.
         cell.metadata.pop("execution", None)
@@ -83,11 +109,38 @@ def relative_paths(line: str) -> str:
     return line.replace(f"{REPO}/", "")
 
 
+def strip(paths: list[Path]) -> None:
+    """Run nbstripout on ``paths`` exactly as the pre-commit hook does (one process for all)."""
+    if paths:
+        nbstripout = Path(sys.executable).parent / "nbstripout"
+        subprocess.run([str(nbstripout), *NBSTRIPOUT_ARGS, *map(str, paths)], check=True)
+
+
+def targets(argv: list[str]) -> list[tuple[Path, bool]] | None:
+    """(notebook, whether its .md was named) for ``argv``; None after an error."""
+    mds = [Path(a) for a in argv if a.endswith(".md")]
+    others = [a for a in argv if not a.endswith(".md")]
+    found = []
+    if others or not mds:
+        notebooks = notebooks_from_args(others, "run_notebooks")
+        if notebooks is None:
+            return None
+        found += [(nb.resolve(), False) for nb in notebooks]
+    for md in mds:
+        if not md.is_file():
+            print(f"run_notebooks: no such file: {md}")
+            return None
+        found.append((notebook_pairs.notebook_for(md), True))
+    return found
+
+
 def main(argv: list[str]) -> int:
     """Execute and normalise the notebooks named in ``argv``; return 0 when all ran."""
-    notebooks = notebooks_from_args(argv, "run_notebooks")
-    if not notebooks:
-        return 1 if notebooks is None else 0
+    found = targets(argv)
+    if not found:
+        return 1 if found is None else 0
+    # Pairs first: an edit made in a .md reaches its notebook before the notebook runs.
+    notebooks = list(dict.fromkeys(notebook_pairs.sync(nb, md_named) for nb, md_named in found))
 
     env = execution_env()
     failed = []
@@ -99,10 +152,18 @@ def main(argv: list[str]) -> int:
         else:
             failed.append(nb)
         verdict = "ok" if ok else "FAILED (file left unchanged)"
-        print(f"run_notebooks: {nb} {verdict} ({time.perf_counter() - started:.1f} s)")
+        shown = notebook_pairs.shown(nb)
+        print(f"run_notebooks: {shown} {verdict} ({time.perf_counter() - started:.1f} s)")
+    ran = [nb for nb in notebooks if nb not in failed]
+    strip(ran)
+    for nb in ran:
+        notebook_pairs.write_md(nb)
+    if not argv:
+        for md in notebook_pairs.find_pairs([notebook_pairs.MARKDOWN])[1]:
+            print(f"run_notebooks: note: {notebook_pairs.orphan_problem(md)}")
 
     if failed:
-        names = ", ".join(map(str, failed))
+        names = ", ".join(notebook_pairs.shown(nb) for nb in failed)
         print(f"run_notebooks: {len(failed)} of {len(notebooks)} failed: {names}")
         return 1
     print(f"run_notebooks: {len(notebooks)} notebook(s) executed and saved")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Make the course runnable: a virtualenv in .venv with requirements.txt and minigrad (editable),
-# the venv's own Jupyter kernel, and Graphviz's `dot` on PATH.
+# Make the course runnable: a virtualenv in .venv with requirements.txt (at the exact versions in
+# requirements.lock) and minigrad (editable), the venv's own Jupyter kernel, Graphviz's `dot` on
+# PATH, and the git pre-commit hook.
 #
 # Idempotent. A stamp file inside .venv records a hash of the files that decide what gets
 # installed; when nothing changed and `dot` is present, the script returns at once.
@@ -15,13 +16,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 VENV="${VENV:-.venv}"
 STAMP="$VENV/.setup-stamp"
 # Whatever changes these files may change what must be installed.
-KEY_FILES=(requirements.txt pyproject.toml scripts/setup.sh)
+KEY_FILES=(requirements.txt requirements.lock pyproject.toml scripts/setup.sh)
 
 say() { echo "setup: $*"; }
 die() {
     echo "setup: ERROR: $*" >&2
     exit 1
 }
+
+# requirements.lock pins the exact versions the stored outputs were made with (make lock).
+[[ -f requirements.lock ]] || die "requirements.lock is missing; 'make lock' writes it"
 
 current_key() { cat "${KEY_FILES[@]}" | sha256sum | cut -d' ' -f1; }
 
@@ -94,15 +98,39 @@ and run make setup again"
 fi
 
 PIP=("$VENV/bin/python" -m pip)
-say "installing requirements.txt into $VENV (the first time takes a few minutes)"
-"${PIP[@]}" install --quiet -r requirements.txt
+LOCKED=(-c requirements.lock)
+say "installing requirements.txt with the versions pinned in requirements.lock into $VENV \
+(the first time takes a few minutes)"
+"${PIP[@]}" install --quiet -r requirements.txt "${LOCKED[@]}"
 say "installing minigrad in editable mode"
-"${PIP[@]}" install --quiet -e .
+"${PIP[@]}" install --quiet -e . "${LOCKED[@]}"
+"$VENV/bin/python" scripts/lock.py check || die "the installed packages do not match \
+requirements.lock (see above)"
 # Register the venv's interpreter as the kernel "python3" inside the venv itself, so nbval,
 # nbconvert and JupyterLab started from .venv/bin all run notebooks with this interpreter.
 "$VENV/bin/python" -m ipykernel install --sys-prefix --name python3 \
     --display-name "Python 3 (ipykernel)" >/dev/null
 say "kernel 'python3' -> $VENV/bin/python"
+
+# jupytext is a contributor tool (make notebooks keeps the md/ pairs in sync): keep its
+# JupyterLab extension out of the learners' launcher and menus.
+"$VENV/bin/jupyter" labextension disable --level=sys_prefix jupyterlab-jupytext >/dev/null 2>&1 \
+    || say "note: could not disable jupytext's JupyterLab extension (harmless)"
+
+# The git pre-commit hook (.pre-commit-config.yaml), only in a git checkout of this project
+# (not an unpacked archive inside some other repository) that has no linked worktrees: hooks
+# are shared by every worktree of a repository, and one without the config would fail to commit.
+if command -v git >/dev/null 2>&1 \
+    && [[ "$(git rev-parse --show-toplevel 2>/dev/null)" -ef . ]]; then
+    if (($(git worktree list --porcelain | grep -c '^worktree ') == 1)); then
+        "$VENV/bin/pre-commit" install >/dev/null \
+            && say "git pre-commit hook installed (pre-commit run --all-files runs it by hand)" \
+            || say "note: 'pre-commit install' failed; run it yourself to get the hook"
+    else
+        say "this repository has several git worktrees, which share hooks: not installing the \
+pre-commit hook; run '.venv/bin/pre-commit run' by hand before committing"
+    fi
+fi
 
 echo "$key" >"$STAMP"
 say "done"
