@@ -40,6 +40,7 @@ _NODE_MARGIN = 2 * 0.12 * 72  # points: the node margin="0.12,..." on both sides
 # dot spreads a rank wider than its nodes (crossings, clusters, long edges): on the course's
 # pictures the drawn width was 0.9 to 1.6 times the widest rank, 1.25 on average
 SPREAD = 1.3
+BOX_MARGIN = 8.0  # points between a storage box's frame and its nodes
 _LINE_BREAK = re.compile(r"<BR[^>]*>|</TR>")
 _TAG = re.compile(r"<[^>]+>")
 
@@ -74,15 +75,19 @@ def label_width(label: str, font: float, small: float) -> float:
 
 
 def estimate_width(
-    widths: Mapping[str, float], links: Iterable[tuple[str, str]], nodesep: float
+    widths: Mapping[str, float],
+    links: Iterable[tuple[str, str]],
+    nodesep: float,
+    boxes: Iterable[tuple[list[str], float]] = (),
 ) -> float:
     """About how wide dot draws a graph (points): SPREAD times its widest rank.
 
     Nodes are ranked by their longest path from a source, then moved down to just above
-    their nearest user, as dot does.
-
-    `widths` maps each node to its width, `links` are the edges that constrain ranks, and
-    `nodesep` is the gap between neighbours (points).
+    their nearest user, as dot does. `widths` maps each node to its width, `links` are the
+    edges that constrain ranks, and `nodesep` is the gap between neighbours (points).
+    `boxes` are the storage boxes: their nodes and the width of their label. A node of a box
+    with no edges (`c = out.detach()`) is drawn beside a linked one of its box, and a rank
+    holding a box is at least as wide as the box's label.
     """
     inputs: dict[str, list[str]] = {node: [] for node in widths}
     outputs: dict[str, list[str]] = {node: [] for node in widths}
@@ -107,8 +112,21 @@ def estimate_width(
     for node in reversed(order):
         if outputs[node]:
             rank[node] = max(rank[node], min(rank[user] for user in outputs[node]) - 1)
-    totals: dict[int, list[float]] = {}
+    rows: dict[int, float] = {}  # rank -> width
+    boxed: set[str] = set()
+    for members, label in boxes:
+        linked = [rank[node] for node in members if inputs[node] or outputs[node]]
+        for node in members:
+            if linked and not inputs[node] and not outputs[node]:
+                rank[node] = max(linked)
+        inside: dict[int, list[float]] = {}
+        for node in members:
+            inside.setdefault(rank[node], []).append(widths[node])
+        for row, sizes in inside.items():
+            content = sum(sizes) + nodesep * (len(sizes) - 1)
+            rows[row] = rows.get(row, -nodesep) + nodesep + max(content, label) + 2 * BOX_MARGIN
+        boxed.update(members)
     for node, width in widths.items():
-        totals.setdefault(rank[node], []).append(width)
-    widest = max((sum(row) + nodesep * (len(row) - 1) for row in totals.values()), default=0.0)
-    return SPREAD * widest
+        if node not in boxed:
+            rows[rank[node]] = rows.get(rank[node], -nodesep) + nodesep + width
+    return SPREAD * max(rows.values(), default=0.0)

@@ -243,6 +243,7 @@ class _Builder:
         self.function_order = {function.key: n for n, function in enumerate(snap.functions)}
         self.widths: dict[str, float] = {}  # node id -> estimated width, points
         self.links: list[tuple[str, str]] = []  # node ids of every edge, forward
+        self.boxes: list[tuple[list[str], float]] = []  # each storage box: node ids, label width
 
     def node_id(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -269,7 +270,8 @@ class _Builder:
 
     def width(self) -> float:
         """About how wide (points) dot will draw what this builder added."""
-        return estimate_width(self.widths, self.links, float(self.theme.nodesep) * 72)
+        nodesep = float(self.theme.nodesep) * 72
+        return estimate_width(self.widths, self.links, nodesep, self.boxes)
 
     def html(self, *lines: str) -> str:
         return _html(*lines, small=self.theme.small)
@@ -424,9 +426,10 @@ class _Builder:
                 members = [key for key in members if key not in outside]
                 if len(members) < 2 and not outside:
                     continue
+                box_label = self.storage_label(group, set(members), len(outside))
                 with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
                     box.attr(
-                        label=self.storage_label(group, set(members), len(outside)),
+                        label=box_label,
                         style="dashed,rounded",
                         color=STORAGE_COLOR,
                         fontcolor=STORAGE_COLOR,
@@ -436,6 +439,9 @@ class _Builder:
                     for key in members:
                         self.add_any(box, key, marks)
                         placed.add(key)
+                    size = self.theme.storage_font
+                    label_size = label_width(box_label, size, size)
+                    self.boxes.append(([self.node_id(key) for key in members], label_size))
         for tensor in snap.tensors:
             if tensor.key not in placed:
                 self.add_any(target, tensor.key, marks)
