@@ -33,7 +33,6 @@ from .model import (
 )
 from .render import (
     COLLAPSE_ABOVE,
-    RENDER_TIMEOUT,
     Graph,
     GraphRenderTimeoutError,
     GraphTooLargeError,
@@ -43,7 +42,6 @@ from .themes import THEMES, Theme, current_theme, set_theme
 __all__ = [
     "BESIDE_UP_TO",
     "COLLAPSE_ABOVE",
-    "RENDER_TIMEOUT",
     "THEMES",
     "Comparison",
     "Edge",

@@ -74,8 +74,9 @@ def run_dot(
     except subprocess.TimeoutExpired:
         raise GraphRenderTimeoutError(
             f"Graphviz needed more than {timeout:g} s to lay out this graph of {nodes} nodes. "
-            "Draw a smaller part of it (fewer roots or names), or set graph.render_timeout to "
-            "a larger number of seconds and display it again."
+            "Draw a smaller part of it (fewer roots or names), or set graph.render_timeout "
+            "(viz.Graph.render_timeout for every picture) to a larger number of seconds and "
+            "display it again."
         ) from None
     if finished.returncode != 0:
         raise GraphvizFailedError(

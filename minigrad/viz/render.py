@@ -38,7 +38,6 @@ from .themes import DEFAULT, Theme, resolve_theme, wants_legend
 
 __all__ = [
     "COLLAPSE_ABOVE",
-    "RENDER_TIMEOUT",
     "Graph",
     "GraphRenderTimeoutError",
     "GraphTooLargeError",
@@ -64,11 +63,6 @@ SAVED_EDGE = "#e67e22"
 # graph of the course stays far below this, so the notebooks' pictures do not change.
 COLLAPSE_ABOVE = 8
 
-# Seconds `dot` may take to lay out a picture before displaying it fails with a clear message
-# (some shapes take minutes). Each Graph copies it into `graph.render_timeout`, which can be
-# changed for one picture; change this to change it for every later one.
-RENDER_TIMEOUT = 30.0
-
 
 class GraphTooLargeError(ValueError):
     """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
@@ -90,10 +84,9 @@ class Graph(graphviz.Digraph):
     stacked = False  # a before/after drawn one above the other
     estimated_width = 0.0  # points, before dot lays it out (layout.estimate_width)
     theme = "default"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.render_timeout = RENDER_TIMEOUT
+    # seconds `dot` may take before displaying fails with a clear message (some shapes take
+    # minutes); set it on one picture, or on viz.Graph for every picture
+    render_timeout = 30.0
 
     def __repr__(self) -> str:
         return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
