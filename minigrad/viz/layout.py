@@ -28,7 +28,14 @@ from collections.abc import Iterable, Mapping
 
 from .model import GraphSnapshot
 
-__all__ = ["BESIDE_UP_TO", "SAVED_LAYOUTS", "choose_saved_layout", "estimate_width", "label_width"]
+__all__ = [
+    "BESIDE_UP_TO",
+    "SAVED_LAYOUTS",
+    "choose_saved_layout",
+    "estimate_width",
+    "label_width",
+    "ranks",
+]
 
 SAVED_LAYOUTS = ("auto", "inside", "beside")
 BESIDE_UP_TO = 4  # "auto" draws saved values beside their functions up to this many
@@ -82,12 +89,11 @@ def estimate_width(
 ) -> float:
     """About how wide dot draws a graph (points): SPREAD times its widest rank.
 
-    Nodes are ranked by their longest path from a source, then moved down to just above
-    their nearest user, as dot does. `widths` maps each node to its width, `links` are the
-    edges that constrain ranks, and `nodesep` is the gap between neighbours (points).
-    `boxes` are the storage boxes: their nodes and the width of their label. A node of a box
-    with no edges (`c = out.detach()`) is drawn beside a linked one of its box, and a rank
-    holding a box is at least as wide as the box's label.
+    `widths` maps each node to its width, `links` are the edges that constrain ranks, and
+    `nodesep` is the gap between neighbours (points). `boxes` are the storage boxes: their
+    nodes and the width of their label. A node of a box with no edges (`c = out.detach()`)
+    is drawn beside a linked one of its box, and a rank holding a box is at least as wide as
+    the box's label.
     """
     inputs: dict[str, list[str]] = {node: [] for node in widths}
     outputs: dict[str, list[str]] = {node: [] for node in widths}
@@ -95,24 +101,12 @@ def estimate_width(
         if src in widths and dst in widths:
             outputs[src].append(dst)
             inputs[dst].append(src)
-    rank = dict.fromkeys(widths, 0)
-    waiting = {node: len(inputs[node]) for node in widths}
-    ready = [node for node, count in waiting.items() if count == 0]
-    order = []
-    while ready:  # Kahn's order: a node is ranked once all its inputs are
-        node = ready.pop()
-        order.append(node)
-        for user in outputs[node]:
-            rank[user] = max(rank[user], rank[node] + 1)
-            waiting[user] -= 1
-            if waiting[user] == 0:
-                ready.append(user)
-    # dot keeps edges short: a node sits just above its nearest user (a leaf right above the
-    # function that uses it, not at the top of the picture)
-    for node in reversed(order):
-        if outputs[node]:
-            rank[node] = max(rank[node], min(rank[user] for user in outputs[node]) - 1)
-    rows: dict[int, float] = {}  # rank -> width
+    rank = ranks(inputs, outputs)
+    rows: dict[int, float] = {}  # rank -> width so far
+
+    def place(row: int, width: float) -> None:
+        rows[row] = rows.get(row, -nodesep) + nodesep + width
+
     boxed: set[str] = set()
     for members, label in boxes:
         linked = [rank[node] for node in members if inputs[node] or outputs[node]]
@@ -124,9 +118,34 @@ def estimate_width(
             inside.setdefault(rank[node], []).append(widths[node])
         for row, sizes in inside.items():
             content = sum(sizes) + nodesep * (len(sizes) - 1)
-            rows[row] = rows.get(row, -nodesep) + nodesep + max(content, label) + 2 * BOX_MARGIN
+            place(row, max(content, label) + 2 * BOX_MARGIN)
         boxed.update(members)
     for node, width in widths.items():
         if node not in boxed:
-            rows[rank[node]] = rows.get(rank[node], -nodesep) + nodesep + width
+            place(rank[node], width)
     return SPREAD * max(rows.values(), default=0.0)
+
+
+def ranks(inputs: Mapping[str, list[str]], outputs: Mapping[str, list[str]]) -> dict[str, int]:
+    """Each node's rank (0 = top) as dot would give it, from its inputs and outputs.
+
+    First the longest path from a source; then, as dot keeps edges short, each node moves
+    down to just above its nearest user (a leaf right above the function that uses it, not
+    at the top of the picture).
+    """
+    rank = dict.fromkeys(inputs, 0)
+    waiting = {node: len(inputs[node]) for node in inputs}
+    ready = [node for node, count in waiting.items() if count == 0]
+    order = []
+    while ready:  # Kahn's order: a node is ranked once all its inputs are
+        node = ready.pop()
+        order.append(node)
+        for user in outputs[node]:
+            rank[user] = max(rank[user], rank[node] + 1)
+            waiting[user] -= 1
+            if waiting[user] == 0:
+                ready.append(user)
+    for node in reversed(order):
+        if outputs[node]:
+            rank[node] = max(rank[node], min(rank[user] for user in outputs[node]) - 1)
+    return rank
