@@ -50,19 +50,6 @@ class Theme:
     legend_columns: int  # 2: short and wide, 1: narrow and tall
     fit_width: float  # points: a before/after estimated wider than this is stacked
 
-    @property
-    def smallest(self) -> int:
-        """The smallest type size this theme uses anywhere."""
-        return min(
-            self.font,
-            self.small,
-            self.edge_font,
-            self.storage_font,
-            self.none_font,
-            self.legend_font,
-            self.title_font,
-        )
-
 
 DEFAULT = Theme(
     name="default",
@@ -70,7 +57,7 @@ DEFAULT = Theme(
     small=9,
     edge_font=10,
     storage_font=10,
-    none_font=9,  # 8 until 2026-12; 9 pt keeps every label >= 8 px in a 900 px notebook
+    none_font=9,  # was 8; at 9 pt every label stays >= 8 px in a 900 px notebook
     none_width="0.36",
     legend_font=9,
     title_font=14,
@@ -119,7 +106,8 @@ def set_theme(name: str) -> None:
     """Use theme `name` ("default" or "projector") for every later picture of this process."""
     global _current, _legend_due
     _current = resolve_theme(name)
-    _legend_due = _current.legend_first
+    if _current.legend_first:  # a new notebook (or its first cell run again): legend once more
+        _legend_due = True
 
 
 def current_theme() -> Theme:
