@@ -315,10 +315,10 @@ class _Builder:
         values = [self.snap.by_key(key) for key in function.saved]
         head = self.html(*lines)[1:-1]  # the plain label, without its outer < >
         rows = [f"<TR><TD>{head}</TD></TR>"] + [self.saved_row(value, marks) for value in values]
-        attrs = {"label": f'<<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">{"".join(rows)}'}
-        attrs["label"] += "</TABLE>>"
-        attrs["margin"] = "0.08,0.04"
+        table = '<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>"
+        attrs = {"label": f"<{table}>", "margin": "0.08,0.04"}
         self.mark(attrs, function.key, marks)
+        # a red border too when a value it saved is stale or was changed by the call
         troubled = any(value.stale or value.key in marks.changed for value in values)
         if troubled and function.key not in marks.changed:
             attrs.update(color=RED, penwidth=self.theme.new_pen)
@@ -328,7 +328,7 @@ class _Builder:
         """One table row: 'saved result = out, v0 / now v0' (red and pink when stale)."""
         owner = self.snap.by_key(value.tensor).name if value.tensor else None
         text = f"saved {value.slot}" + (f" = {owner}" if owner else "")
-        lines, fill, cell = [], SAVED_FILL, ""
+        fill, cell = SAVED_FILL, ""
         if value.freed:
             text += ": freed by backward"
             fill, cell = FREED_FILL, ' BORDER="1" STYLE="dashed" COLOR="#888888"'
