@@ -13,17 +13,19 @@ import graphviz
 
 __all__ = [
     "INSTALL_HINT",
+    "REINSTALL_HINT",
     "GraphRenderTimeoutError",
     "GraphvizFailedError",
     "GraphvizNotFoundError",
     "run_dot",
 ]
 
-INSTALL_HINT = (
-    "Install Graphviz, then restart the kernel: `apt-get install graphviz` (Debian, Ubuntu), "
-    "`conda install -c conda-forge graphviz` (conda), `brew install graphviz` (macOS), "
-    "or see https://graphviz.org/download/"
+COMMANDS = (
+    "`apt-get install graphviz` (Debian, Ubuntu), `conda install -c conda-forge graphviz` "
+    "(conda), `brew install graphviz` (macOS), or see https://graphviz.org/download/"
 )
+INSTALL_HINT = f"Install Graphviz (and restart the kernel if `dot` is still not found): {COMMANDS}"
+REINSTALL_HINT = f"A broken Graphviz install is the usual cause; install it again: {COMMANDS}"
 TEXT_HINT = "viz.summary(...) shows the same graph as text and works without Graphviz."
 
 
@@ -45,8 +47,7 @@ class GraphvizFailedError(RuntimeError):
         said = stderr.strip() or "(nothing on stderr)"
         super().__init__(
             f"Graphviz's `{program}` failed (exit status {returncode}) while drawing this "
-            f"graph. It said:\n{said}\n{TEXT_HINT}\n"
-            f"A working Graphviz fixes this. {INSTALL_HINT}"
+            f"graph. It said:\n{said}\n{TEXT_HINT}\n{REINSTALL_HINT}"
         )
         self.returncode = returncode
         self.stderr = stderr
