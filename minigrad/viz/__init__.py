@@ -85,7 +85,7 @@ def draw(
 
     `saved_layout`: "beside" draws each saved value as its own node next to its function (in
     the memory box of the tensor it was saved from); "inside" lists them in rows of the
-    function's node, which Graphviz lays out many times faster; "auto" is "beside" up to
+    function's node, which Graphviz lays out two to four times faster; "auto" is "beside" up to
     BESIDE_UP_TO saved values and "inside" above.
 
     `theme`: "default" or "projector" (None: the one chosen with `set_theme`). `legend`: True

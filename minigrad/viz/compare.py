@@ -1,4 +1,5 @@
-"""Before and after: draw two snapshots side by side and mark what changed.
+"""Before and after: draw two snapshots side by side (one above the other when that would be
+too wide for a notebook) and mark what changed.
 
 The two snapshots are matched object by object (the same tensor, the same grad_fn node), so
 keys in the "after" half are renamed to the keys the same objects had "before". Tensors that
