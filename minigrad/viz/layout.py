@@ -11,7 +11,7 @@ Saved values, two ways (`saved_layout=`):
   v0 / now v0"; red when changed since, dashed when freed). No extra nodes or edges: the same
   graphs take `dot` a half to a quarter of that time (0.06 s; 0.1 to 0.7 s).
 - "auto" (the default): "beside" while no snapshot of the picture has more than BESIDE_UP_TO
-  saved values (every picture of notebooks 00-05, the four small figures), "inside" above. In the
+  saved values (every picture of notebooks 00-05, the five small figures), "inside" above. In the
   larger pictures of notebooks 06-07 the side nodes' long dashed edges cross the graph and
   make it wide; inside rows read better there.
 
