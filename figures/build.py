@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import minigrad as mg
-from minigrad import viz
+from minigrad import nn, viz
 
 HERE = Path(__file__).resolve().parent
 PNG_DPI = "110"
@@ -69,12 +69,24 @@ def no_grad() -> viz.Graph:
     return viz.compare(before, after, label="no_grad()", legend=True)
 
 
+def truncated_bptt() -> viz.Graph:
+    """Two steps of an RNN cell, then `h.detach()` (notebook 07): a larger picture, so saved
+    values are listed inside their functions and the halves are stacked to fit a notebook."""
+    mg.manual_seed(0)
+    cell = nn.RNNCell(1, 2)
+    h = cell(mg.tensor([[0.5]]))
+    h = cell(mg.tensor([[-0.2]]), h)
+    names = dict(W_ih=cell.weight_ih, W_hh=cell.weight_hh, b_ih=cell.bias_ih, b_hh=cell.bias_hh)
+    return viz.cut(lambda: h.detach(), h, names=dict(names, h=h)).draw()
+
+
 FIGURES: dict[str, Callable[[], viz.Graph]] = {
     "detach": detach,
     "detach_": detach_,
     "data": data,
     "version_error": version_error,
     "no_grad": no_grad,
+    "truncated_bptt": truncated_bptt,
 }
 
 

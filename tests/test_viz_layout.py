@@ -1,5 +1,8 @@
 """minigrad.viz on a weight shared by many steps: a layout Graphviz finishes quickly.
 
+These tests draw saved values beside their functions (`saved_layout="beside"`, the layout
+this was made for; drawn inside their functions, saved values need none of it).
+
 An unrolled RNN uses one weight at every step. Drawn plainly, its saved copies fill one
 storage box stretched along the whole chain and its AccumulateGrad sends one long edge to
 every step: `dot` needed 2.7 s for 200 nodes and over a minute for 300. Above
@@ -57,15 +60,17 @@ def render_svg(graph: viz.Graph, timeout: float) -> str:
 
 def test_at_the_threshold_every_saved_copy_is_drawn_as_before():
     w, loss = shared_chain(LIMIT)
-    source = viz.draw(loss, names=dict(w=w)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w)).source
     assert len(labels(source, "saved other = w")) == LIMIT
     assert "by " not in source and "shape=point" not in source
-    assert source == viz.draw(loss, names=dict(w=w), collapse_above=None).source
+    assert (
+        source == viz.draw(loss, saved_layout="beside", names=dict(w=w), collapse_above=None).source
+    )
 
 
 def test_above_the_threshold_the_copies_are_one_node_in_the_memory_box():
     w, loss = shared_chain(LIMIT + 1)
-    source = viz.draw(loss, names=dict(w=w)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w)).source
     assert labels(source, "saved other = w") == []
     (label,) = labels(source, "saved = w")
     assert f"by {LIMIT + 1} functions" in label and f"as other ×{LIMIT + 1}" in label
@@ -85,17 +90,20 @@ def test_above_the_threshold_the_copies_are_one_node_in_the_memory_box():
 
 def test_the_threshold_can_be_moved_or_switched_off():
     w, loss = shared_chain(4)
-    assert "saved = w" in viz.draw(loss, names=dict(w=w), collapse_above=3).source
+    assert (
+        "saved = w"
+        in viz.draw(loss, saved_layout="beside", names=dict(w=w), collapse_above=3).source
+    )
     w, loss = shared_chain(3 * LIMIT)
-    plain = viz.draw(loss, names=dict(w=w), collapse_above=None).source
+    plain = viz.draw(loss, saved_layout="beside", names=dict(w=w), collapse_above=None).source
     assert len(labels(plain, "saved other = w")) == 3 * LIMIT
     assert "shape=point" not in plain
 
 
 def test_counts_of_nodes_and_edges_say_what_is_drawn():
     w, loss = shared_chain(3 * LIMIT)
-    plain = viz.draw(loss, names=dict(w=w), collapse_above=None)
-    collapsed = viz.draw(loss, names=dict(w=w))
+    plain = viz.draw(loss, saved_layout="beside", names=dict(w=w), collapse_above=None)
+    collapsed = viz.draw(loss, saved_layout="beside", names=dict(w=w))
     # 3 * LIMIT saved copies became one node; relay points are not counted; every function
     # still has its edges
     assert collapsed.node_total == plain.node_total - 3 * LIMIT + 1
@@ -108,7 +116,7 @@ def test_counts_of_nodes_and_edges_say_what_is_drawn():
 def test_stale_saved_values_keep_their_own_red_node():
     uses = 2 * LIMIT + 4
     w, loss = shared_chain(uses, change_after=LIMIT + 2)  # LIMIT + 2 stale, LIMIT + 2 plain
-    source = viz.draw(loss, names=dict(w=w)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w)).source
     stale = labels(source, "saved other = w")
     assert len(stale) == LIMIT + 2
     assert all("saved v0 / now v1" in label and "backward will raise" in label for label in stale)
@@ -124,7 +132,7 @@ def test_stale_saved_values_keep_their_own_red_node():
 
 def test_a_few_stale_copies_stay_in_the_memory_box():
     w, loss = shared_chain(2 * LIMIT, change_after=2)
-    source = viz.draw(loss, names=dict(w=w)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w)).source
     box = re.search(r"subgraph cluster_S0 \{(.*?)\}", source, re.S).group(1)
     assert box.count("backward will raise") == 2
     assert "drawn beside" not in source
@@ -134,7 +142,7 @@ def test_freed_saved_values_keep_their_own_node():
     uses = 2 * LIMIT
     w, loss = shared_chain(uses)
     loss.backward()
-    source = viz.draw(loss, names=dict(w=w)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w)).source
     freed = labels(source, "saved other")
     assert len(freed) == uses and all("freed by backward" in label for label in freed)
     assert "saved = w" not in source
@@ -144,7 +152,7 @@ def test_data_alias_lists_the_copies_under_their_counter():
     w, loss = shared_chain(2 * LIMIT)
     d = w.data
     d.mul_(2.0)
-    source = viz.draw(loss, names=dict(w=w, d=d)).source
+    source = viz.draw(loss, saved_layout="beside", names=dict(w=w, d=d)).source
     assert "2 version counters on one memory" in source
     assert f"#1 at v0: w, saved by {2 * LIMIT} functions" in source
     assert "#2 at v1: d" in source
@@ -154,7 +162,7 @@ def test_cut_keeps_the_values_it_writes_about_individually():
     w, loss = shared_chain(2 * LIMIT)
     d = w.data
     comparison = viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d))
-    source = comparison.draw().source
+    source = comparison.draw(saved_layout="beside").source
     # before: one collapsed node; after: every copy carries the "memory changed" notes
     assert "before_T0_saved [" in source and "after_T0_saved [" not in source
     assert source.count("backward will NOT notice") == 2 * LIMIT
@@ -174,9 +182,11 @@ for step in range(24):
     y = (y * w).tanh()
 loss = y.sum()
 d = w.data
-print(viz.draw(loss, names=dict(w=w), legend=True).source)
-print(viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d)).draw().source)
+print(viz.draw(loss, names=dict(w=w), legend=True, saved_layout="beside").source)
+print(viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d)).draw(saved_layout="beside").source)
 print(viz.draw(loss).source)
+print(viz.draw(loss, names=dict(w=w), legend=True, saved_layout="inside").source)
+print(viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d)).draw(theme="projector").source)
 """
 
 
@@ -195,7 +205,7 @@ def test_shared_weight_graph_of_a_thousand_nodes_renders_in_time():
     w, loss = shared_chain(250)
     snap = viz.snapshot(loss, names=dict(w=w))
     assert snap.node_count >= 1000
-    graph = snap.draw(max_nodes=snap.node_count)
+    graph = snap.draw(saved_layout="beside", max_nodes=snap.node_count)
     # about 1 s here; drawn plainly the same graph takes dot minutes
     svg = render_svg(graph, timeout=20.0)
     assert svg.lstrip().startswith("<?xml") or "<svg" in svg[:500]
@@ -207,8 +217,10 @@ def test_collapsed_pictures_render_without_warnings():
     w, loss = shared_chain(2 * LIMIT + 4, change_after=LIMIT + 2)
     d = w.data
     graphs = [
-        viz.draw(loss, names=dict(w=w, d=d), legend=True),
-        viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d)).draw(legend=True),
+        viz.draw(loss, saved_layout="beside", names=dict(w=w, d=d), legend=True),
+        viz.cut(lambda: d.mul_(2.0), loss, names=dict(w=w, d=d)).draw(
+            saved_layout="beside", legend=True
+        ),
     ]
     for graph in graphs:
         done = subprocess.run(

@@ -175,9 +175,9 @@ def comparable(source: str) -> str:
 def test_shared_weight_is_collapsed_the_same_way_for_torch():
     uses = 3 * viz.COLLAPSE_ABOVE
     loss, names = shared_weight_chain(torch, uses)
-    torch_source = viz.draw(loss, names=names).source
+    torch_source = viz.draw(loss, names=names, saved_layout="beside").source
     loss, names = shared_weight_chain(minigrad, uses)
-    minigrad_source = viz.draw(loss, names=names).source
+    minigrad_source = viz.draw(loss, names=names, saved_layout="beside").source
     assert f"by {uses} functions" in torch_source
     assert comparable(torch_source) == comparable(minigrad_source)
 
@@ -185,7 +185,7 @@ def test_shared_weight_is_collapsed_the_same_way_for_torch():
 def test_torch_stale_copies_stay_individual():
     limit = viz.COLLAPSE_ABOVE
     loss, names = shared_weight_chain(torch, 2 * limit + 4, change_after=limit + 2)
-    source = viz.draw(loss, names=names).source
+    source = viz.draw(loss, names=names, saved_layout="beside").source
     assert source.count("backward will raise") == limit + 2
     assert f"by {limit + 2} functions" in source
 
@@ -195,6 +195,22 @@ def test_torch_shared_weight_graph_of_a_thousand_nodes_renders_in_time():
     loss, names = shared_weight_chain(torch, 250)
     snap = viz.snapshot(loss, names=names)
     assert snap.node_count >= 1000
-    graph = snap.draw(max_nodes=snap.node_count)
+    graph = snap.draw(saved_layout="beside", max_nodes=snap.node_count)
     graph.render_timeout = 20.0  # about 1 s here; drawn plainly, minutes
     assert "by 250 functions" in graph._repr_image_svg_xml()
+
+
+def test_inside_rows_read_the_same_for_torch_and_minigrad():
+    loss, names = shared_weight_chain(torch, 6)
+    torch_source = viz.draw(loss, names=names, saved_layout="inside").source
+    loss, names = shared_weight_chain(minigrad, 6)
+    minigrad_source = viz.draw(loss, names=names, saved_layout="inside").source
+    assert "saved other = w, v0 / now v0" in torch_source
+    assert comparable(torch_source) == comparable(minigrad_source)
+
+
+def test_torch_stale_values_are_red_rows():
+    loss, names = shared_weight_chain(torch, 6, change_after=3)
+    source = viz.draw(loss, names=names, saved_layout="inside").source
+    # torch reports a changed value's versions through the error reading it raises
+    assert source.count('v0 / now v1</FONT><BR/><FONT COLOR="#c0392b">backward will raise') == 3

@@ -1,4 +1,5 @@
-"""Before and after: draw two snapshots side by side and mark what changed.
+"""Before and after: draw two snapshots side by side (one above the other when that would be
+too wide for a notebook) and mark what changed.
 
 The two snapshots are matched object by object (the same tensor, the same grad_fn node), so
 keys in the "after" half are renamed to the keys the same objects had "before". Tensors that
@@ -16,23 +17,23 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .model import Edge, GraphSnapshot, SavedNode, snapshot
+from .changes import Changes, changes, edge_name
+from .model import GraphSnapshot, snapshot
 from .render import (
     COLLAPSE_ABOVE,
     RED,
     Graph,
-    Marks,
     Options,
     _Builder,
     _esc,
-    _html,
     add_legend,
     check_size,
+    make_options,
     new_graph,
 )
-from .text import sharing_note
+from .themes import Theme, wants_legend
 
-__all__ = ["Comparison", "compare", "cut", "changes", "align"]
+__all__ = ["Comparison", "align", "changes", "compare", "cut"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,135 +167,6 @@ def _match_functions(
 
 
 # --------------------------------------------------------------------------------------------
-# What changed
-# --------------------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class Changes:
-    """The differences between two aligned snapshots, as data and as sentences."""
-
-    removed_edges: tuple[Edge, ...]
-    gone: tuple[str, ...]  # keys of before-nodes with no counterpart after
-    marks: Marks
-    lines: tuple[str, ...]
-
-
-def _edge_name(snap: GraphSnapshot, key: str) -> str:
-    if "_none" in key:
-        return "None"
-    node = snap.by_key(key)
-    return getattr(node, "label", None) or getattr(node, "name", None) or key
-
-
-def _saved_name(snap: GraphSnapshot, value: SavedNode) -> str:
-    """'SigmoidBackward0 saved result=out' (without '=out' when the owner is not drawn)."""
-    owner = f"={snap.by_key(value.tensor).name}" if value.tensor is not None else ""
-    return f"{snap.by_key(value.function).label} saved {value.slot}{owner}"
-
-
-def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
-    """Compare an aligned `after` with `before` (see `align`)."""
-    marks = Marks()
-    lines: list[str] = []
-
-    def note(key: str, text: str) -> None:
-        marks.notes.setdefault(key, []).append(text)
-        marks.changed.add(key)
-
-    before_tensors = {t.key: t for t in before.tensors}
-    for tensor in after.tensors:
-        old = before_tensors.get(tensor.key)
-        if old is None:
-            marks.new.add(tensor.key)
-            if tensor.is_leaf:
-                kind = "leaf, requires_grad" if tensor.requires_grad else "leaf, no grad"
-            else:
-                kind = f"non-leaf, grad_fn={after.by_key(tensor.grad_fn).label}"
-            lines.append(f"{tensor.name}: new tensor, {kind}{sharing_note(after, tensor)}")
-            continue
-        facts = []
-        if not old.is_leaf and tensor.is_leaf:
-            grad_fn = before.by_key(old.grad_fn).label if old.grad_fn else "?"
-            facts.append(f"became a leaf (grad_fn was {grad_fn})")
-        elif old.grad_fn != tensor.grad_fn and tensor.grad_fn is not None:
-            facts.append(f"grad_fn is now {after.by_key(tensor.grad_fn).label}")
-        if old.requires_grad and not tensor.requires_grad:
-            facts.append("no longer requires grad")
-        elif not old.requires_grad and tensor.requires_grad:
-            facts.append("now requires grad")
-        if old.version != tensor.version:
-            facts.append(f"version v{old.version} -> v{tensor.version}")
-            note(tensor.key, f"was v{old.version}")
-        if facts:
-            lines.append(f"{tensor.name}: {'; '.join(facts)}")
-            for fact in facts:
-                if not fact.startswith("version"):
-                    note(tensor.key, fact.split(" (")[0])
-    before_functions = {f.key for f in before.functions}
-    for function in after.functions:
-        if function.key not in before_functions:
-            marks.new.add(function.key)
-            lines.append(f"{function.label}: new node")
-    before_saved = {s.key: s for s in before.saved}
-    for value in after.saved:
-        old_saved = before_saved.get(value.key)
-        if value.stale and (old_saved is None or not old_saved.stale):
-            lines.append(
-                f"{_saved_name(after, value)}: saved v{value.saved_version}, "
-                f"now v{value.current_version} -> backward will raise"
-            )
-        elif not value.stale and value.storage is not None:
-            # the memory changed through an alias with its own counter (.data): no check sees it
-            movers = [
-                t.name
-                for t in after.tensors
-                if t.storage == value.storage
-                and t.counter != value.counter
-                and t.key in before_tensors
-                and before_tensors[t.key].version != t.version
-            ]
-            if movers:
-                note(value.key, f"memory changed via {', '.join(movers)}")
-                note(value.key, "backward will NOT notice")
-                lines.append(
-                    f"{_saved_name(after, value)}: memory changed through {', '.join(movers)} "
-                    f"(another version counter), still v{value.current_version}: backward will "
-                    "silently use the new values"
-                )
-        if old_saved is not None and value.freed and not old_saved.freed:
-            lines.append(f"{_saved_name(before, old_saved)}: freed")
-
-    after_edges = {(e.src, e.dst, e.kind, e.slot) for e in after.edges}
-    after_keys = set(after._index()) | {e.src for e in after.edges if e.kind == "none"}
-    removed = []
-    gone: list[str] = []
-    for edge in before.edges:
-        if (edge.src, edge.dst, edge.kind, edge.slot) in after_edges or edge.kind == "saved":
-            continue
-        if edge.kind == "none" and edge.src not in after_keys:
-            continue  # an empty slot that went away with its function: nothing to show
-        removed.append(edge)
-        if edge.dst in after_keys:  # the cut itself; edges further up merely became unreachable
-            lines.append(
-                f"edge removed: {_edge_name(before, edge.src)} -> {_edge_name(before, edge.dst)}"
-            )
-        for key in (edge.src, edge.dst):
-            if key not in after_keys and key not in gone:
-                gone.append(key)
-    after_functions = {f.key for f in after.functions}
-    for function in before.functions:
-        if function.key not in after_functions and function.key not in gone:
-            gone.append(function.key)
-    unreachable = [
-        _edge_name(before, key) for key in gone if key.startswith("F") and "_none" not in key
-    ]
-    if unreachable:
-        lines.append(f"no longer reachable: {', '.join(unreachable)}")
-    return Changes(tuple(removed), tuple(gone), marks, tuple(lines))
-
-
-# --------------------------------------------------------------------------------------------
 # Drawing both halves
 # --------------------------------------------------------------------------------------------
 
@@ -306,33 +178,30 @@ def _draw_pair(
     found: Changes,
     options: Options,
     max_nodes: int,
-    legend: bool,
+    legend: bool | None,
 ) -> Graph:
     check_size(before.node_count + after.node_count + len(found.gone), max_nodes)
-    graph = new_graph(f"minigrad.viz: before / after {label}")
+    theme = options.theme
+    graph = new_graph(f"minigrad.viz: before / after {label}", theme)
+    graph.saved_layout = options.saved_layout
     graph.attr(compound="true")
     left = _Builder(graph, before, options, prefix="before_")
     right = _Builder(graph, after, options, prefix="after_")
+    title = {"fontsize": str(theme.title_font), "style": "rounded", "color": "#bbbbbb"}
     with graph.subgraph(name="cluster_before") as box:
-        box.attr(label="before", fontsize="14", style="rounded", color="#bbbbbb", labeljust="c")
+        box.attr(label="before", labeljust="c", **title)
         left.build(box)
     with graph.subgraph(name="cluster_after") as box:
-        box.attr(
-            label="after" if label == "after" else f"after {label}",
-            fontsize="14",
-            style="rounded",
-            color="#bbbbbb",
-            labeljust="c",
-        )
+        box.attr(label="after" if label == "after" else f"after {label}", labeljust="c", **title)
         right.build(box, found.marks)
         for key in found.gone:  # drawn faintly where they used to be
             old = before.by_key(key) if "_none" not in key else None
-            text = _edge_name(before, key)
+            text = edge_name(before, key)
             kind = "no longer in this graph" if old is not None and key.startswith("F") else "gone"
             right.add_node(
                 box,
                 key,
-                label=_html(_esc(text), _esc(kind)),
+                label=right.html(_esc(text), _esc(kind)),
                 shape="box",
                 style="dashed,rounded",
                 color="#aaaaaa",
@@ -348,13 +217,41 @@ def _draw_pair(
             style="dashed",
             color=RED,
             fontcolor=RED,
-            penwidth="2",
+            penwidth=theme.cut_pen,
             label=text,
             arrowhead="tee",
         )
-    if legend:
-        add_legend(graph, before_after=True)
+    # side by side: the two halves and the frames around them
+    graph.estimated_width = left.width() + right.width() + 3 * FRAME
+    if graph.estimated_width > theme.fit_width:
+        _stack(graph, left, right)
+        graph.estimated_width = max(left.width(), right.width()) + 2 * FRAME
+    if wants_legend(legend, theme):
+        add_legend(graph, before_after=True, theme=theme)
     return graph
+
+
+FRAME = 16.0  # points a cluster frame adds on each side, about
+
+
+def _stack(graph: Graph, top: _Builder, bottom: _Builder) -> None:
+    """Put the 'after' half under the 'before' half (it would be too wide beside it).
+
+    Invisible edges lead from every node of `top` that has no edge out to one hidden point,
+    and from there to every node of `bottom` that has no edge in: dot ranks them all below.
+    """
+    graph.stacked = True
+    graph.node("stack", label="", shape="point", style="invis", width="0")
+    # weight 0 above leaves the point free to sit centred over the lower half; weight 0 below
+    # as well would let dot keep the halves side by side
+    has_out = {src for src, _ in top.links}
+    for node in top.widths:
+        if node not in has_out:
+            graph.edge(node, "stack", style="invis", weight="0")
+    has_in = {dst for _, dst in bottom.links}
+    for node in bottom.widths:
+        if node not in has_in:
+            graph.edge("stack", node, style="invis")
 
 
 def compare(
@@ -365,37 +262,57 @@ def compare(
     show_versions: bool = True,
     show_storage: bool = True,
     max_nodes: int = 300,
-    legend: bool = False,
+    legend: bool | None = None,
     collapse_above: int | None = COLLAPSE_ABOVE,
+    saved_layout: str = "auto",
+    theme: str | Theme | None = None,
 ) -> Graph:
     """Draw `before` and `after` side by side, marking what changed in the 'after' half.
 
-    `collapse_above`: see `viz.draw`.
+    Too wide for a notebook side by side (see themes.Theme.fit_width), 'after' goes under
+    'before'. `collapse_above`, `saved_layout`, `legend` and `theme`: see `viz.draw`.
     """
     aligned = align(before, after)
     found = changes(before, aligned)
-    options = Options(show_saved, show_versions, show_storage, collapse_above)
+    options = make_options(
+        (before, aligned),
+        show_saved,
+        show_versions,
+        show_storage,
+        collapse_above,
+        saved_layout,
+        theme,
+    )
     return _draw_pair(before, aligned, label, found, options, max_nodes, legend)
 
 
 class Comparison:
     """The result of `cut()`: shows as the before/after picture; `.summary()` says it in text."""
 
-    def __init__(self, before: GraphSnapshot, after: GraphSnapshot, label: str, result: Any):
+    def __init__(
+        self,
+        before: GraphSnapshot,
+        after: GraphSnapshot,
+        label: str,
+        result: Any,
+        theme: str | Theme | None = None,
+    ):
         self.before = before
         self.after = align(before, after)
         self.label = label
         self.result = result  # what the action returned
+        self.theme = theme  # None: the theme current when the picture is drawn
         self.changes = changes(before, self.after)
         self._graph: Graph | None = None
 
     def draw(self, **options: Any) -> Graph:
-        """The picture (same options as `viz.compare`)."""
+        """The picture (same options as `viz.compare`; `theme` defaults to this one's)."""
+        options.setdefault("theme", self.theme)
         return compare(self.before, self.after, self.label, **options)
 
     @property
     def graph(self) -> Graph:
-        """The picture with default options (built once)."""
+        """The picture with default options (built once, when first shown)."""
         if self._graph is None:
             self._graph = self.draw()
         return self._graph
@@ -453,8 +370,11 @@ def cut(
     *roots: Any,
     names: Mapping[str, Any] | None = None,
     label: str | None = None,
+    theme: str | Theme | None = None,
 ) -> Comparison:
     """Snapshot, run `action()`, snapshot again: the before/after of one call.
+
+    `theme` is the theme of its picture (None: the one current when it is shown).
 
     Tensors the action returns are added to the 'after' graph (unless already there), named by
     the label (`out.detach()`), so `viz.cut(lambda: out.detach(), out)` shows the new alias.
@@ -470,4 +390,4 @@ def cut(
         name = text if index == 0 else f"{text}[{index}]"
         extra_names.setdefault(name, value)
     after = snapshot(*roots, names=extra_names)
-    return Comparison(before, after, text, result)
+    return Comparison(before, after, text, result, theme=theme)

@@ -7,6 +7,9 @@ Colours: leaves light blue, outputs green, other non-leaf tensors pale green, fu
 saved values orange (red when changed since they were saved), tensors that do not require grad
 dashed, empty `(None, 0)` slots small white circles, shared memory a dashed box.
 
+Saved values are drawn beside their function or inside it (see layout.py); type sizes and line
+widths come from a theme (see themes.py).
+
 A tensor used by many functions (more than COLLAPSE_ABOVE) is drawn in a form that Graphviz
 lays out fast: its unchanged saved copies as one double-bordered node, its edges along one
 trunk line with a small point and a branch per function (see Options).
@@ -15,14 +18,23 @@ trunk line with a small point and a branch per function (see Options).
 from __future__ import annotations
 
 import html
-import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import graphviz
 
+from .dot_program import (
+    GraphRenderTimeoutError,
+    GraphvizFailedError,
+    GraphvizNotFoundError,
+    run_dot,
+)
+from .layout import choose_saved_layout, estimate_width, label_width
 from .model import FunctionNode, GraphSnapshot, SavedNode, TensorNode
 from .text import shape_text
+from .themes import DEFAULT, Theme, resolve_theme, wants_legend
 
 __all__ = [
     "COLLAPSE_ABOVE",
@@ -40,6 +52,7 @@ NOGRAD_FILL = "#f4f4f4"
 FUNCTION_FILL = "#dcdcdc"
 SAVED_FILL = "#ffd8a8"  # orange
 STALE_FILL = "#ffb3b3"
+FREED_FILL = "#ffffff"
 RED = "#c0392b"
 STORAGE_COLOR = "#6f6f6f"
 SAVED_EDGE = "#e67e22"
@@ -55,41 +68,84 @@ class GraphTooLargeError(ValueError):
     """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
 
 
-class GraphRenderTimeoutError(RuntimeError):
-    """Graphviz's `dot` took longer than `Graph.render_timeout` seconds to lay the graph out."""
-
-
 class Graph(graphviz.Digraph):
-    """A graphviz.Digraph with a stable text form.
+    """A graphviz.Digraph with a stable text form, and clear errors when `dot` cannot run.
 
-    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`); the text/plain part is this
-    repr, which holds no memory address, so notebook outputs compare equal between runs.
+    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`); the
+    text/plain part is this repr, which holds no memory address, so notebook outputs compare
+    equal between runs. `pipe` (and so displaying) gives up after `render_timeout` seconds;
+    `pipe` and `render` raise GraphvizNotFoundError without `dot` on PATH and
+    GraphvizFailedError, with dot's stderr, when it fails.
     """
 
     node_total = 0
     edge_total = 0
-    render_timeout = 30.0  # seconds; some shapes (one weight reused 300 times) take minutes
+    saved_layout = "beside"  # how saved values were drawn: "beside" or "inside"
+    stacked = False  # a before/after drawn one above the other
+    estimated_width = 0.0  # points, before dot lays it out (layout.estimate_width)
+    theme = "default"
+    # seconds `dot` may take before displaying fails with a clear message (some shapes take
+    # minutes); set it on one picture, or on viz.Graph for every picture
+    render_timeout = 30.0
 
     def __repr__(self) -> str:
         return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
 
-    def _repr_image_svg_xml(self) -> str:
+    def pipe(  # type: ignore[override]
+        self,
+        format: str | None = None,
+        renderer: str | None = None,
+        formatter: str | None = None,
+        neato_no_op: bool | int | None = None,
+        quiet: bool = False,
+        *,
+        engine: str | None = None,
+        encoding: str | None = None,
+    ) -> bytes | str:
+        """The picture in `format` from `dot`, bounded by `render_timeout` (graphviz's pipe)."""
+        if renderer is not None or formatter is not None or neato_no_op is not None:
+            with _clear_errors(engine or self.engine):
+                return super().pipe(
+                    format,
+                    renderer,
+                    formatter,
+                    neato_no_op,
+                    quiet,
+                    engine=engine,
+                    encoding=encoding,
+                )
         # graphviz's own pipe() waits for `dot` forever; a notebook cell must not hang on it
-        try:
-            finished = subprocess.run(
-                ["dot", "-Tsvg"],
-                input=self.source.encode("utf-8"),
-                capture_output=True,
-                timeout=self.render_timeout,
-                check=True,
-            )
-        except subprocess.TimeoutExpired:
-            raise GraphRenderTimeoutError(
-                f"Graphviz needed more than {self.render_timeout:g} s to lay out this graph of "
-                f"{self.node_total} nodes. Draw a smaller part of it (fewer roots or names), or "
-                "set graph.render_timeout to a larger number of seconds and display it again."
-            ) from None
-        return finished.stdout.decode("utf-8")
+        output = run_dot(
+            self.source,
+            [f"-T{format or self.format}"],
+            timeout=self.render_timeout,
+            nodes=self.node_total,
+            program=engine or self.engine,
+        )
+        return output.decode(encoding) if encoding is not None else output
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        """graphviz's render (writes files), with the clear errors of `pipe`."""
+        with _clear_errors(kwargs.get("engine") or self.engine):
+            return super().render(*args, **kwargs)
+
+    def _repr_image_svg_xml(self) -> str:
+        return self.pipe(format="svg", encoding="utf-8")
+
+
+@contextmanager
+def _clear_errors(program: str) -> Iterator[None]:
+    """Turn graphviz's own errors for a missing or failing `dot` into ours."""
+    try:
+        yield
+    except GraphvizNotFoundError:
+        raise
+    except graphviz.ExecutableNotFound:
+        raise GraphvizNotFoundError(program) from None
+    except graphviz.CalledProcessError as error:
+        stderr = error.stderr or b""
+        text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+        raise GraphvizFailedError(program, error.returncode, text) from None
 
 
 def _esc(text: object) -> str:
@@ -97,10 +153,10 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _html(*lines: str) -> str:
-    """An HTML-like label from already escaped lines (first line bold)."""
+def _html(*lines: str, small: int = DEFAULT.small) -> str:
+    """An HTML-like label from already escaped lines (first line bold, the others `small` pt)."""
     head, *rest = lines
-    body = "".join(f'<BR/><FONT POINT-SIZE="9">{line}</FONT>' for line in rest)
+    body = "".join(f'<BR/><FONT POINT-SIZE="{small}">{line}</FONT>' for line in rest)
     return f"<<B>{head}</B>{body}>"
 
 
@@ -121,6 +177,8 @@ class Marks:
 class Options:
     """Drawing switches shared by draw() and compare().
 
+    `saved_layout` is "beside" or "inside" (already decided from "auto", see layout.py).
+
     `collapse_above` (None: never) is the threshold for crowded graphs. Above it:
     - more saved values than that which are plain copies of one drawn tensor (same memory and
       version counter, unchanged since saved, not freed) are drawn as one "saved = w, by N
@@ -130,12 +188,25 @@ class Options:
     - a storage box still holding more saved values than that draws them beside their
       functions instead, and says how many in its label.
     Saved values changed since they were saved (red) or freed always keep their own node.
+    (Drawn inside their functions, saved values need none of this; trunks still apply.)
     """
 
     show_saved: bool = True
     show_versions: bool = True
     show_storage: bool = True
     collapse_above: int | None = COLLAPSE_ABOVE
+    saved_layout: str = "beside"
+    theme: Theme = DEFAULT
+
+    @property
+    def beside(self) -> bool:
+        """Saved values are nodes of their own."""
+        return self.show_saved and self.saved_layout == "beside"
+
+    @property
+    def inside(self) -> bool:
+        """Saved values are rows of their function's node."""
+        return self.show_saved and self.saved_layout == "inside"
 
 
 @dataclass(frozen=True)
@@ -148,27 +219,62 @@ class SavedCopies:
 
 
 class _Builder:
-    """Adds one snapshot's nodes and edges to a graph (or a cluster of it), with a key prefix."""
+    """Adds one snapshot's nodes and edges to a graph (or a cluster of it), with a key prefix.
+
+    It also notes each node's estimated width and each rank-constraining edge, from which
+    `width()` estimates how wide dot will draw this part (see layout.estimate_width).
+    """
 
     def __init__(self, graph: Graph, snap: GraphSnapshot, options: Options, prefix: str = ""):
         self.graph = graph
         self.snap = snap
         self.options = options
+        self.theme = options.theme
         self.prefix = prefix
         self.copies: dict[str, SavedCopies] = {}  # node key -> collapsed saved values
         self.merged: dict[str, str] = {}  # saved key -> the key of the node that stands for it
         self.function_order = {function.key: n for n, function in enumerate(snap.functions)}
+        self.widths: dict[str, float] = {}  # node id -> estimated width, points
+        self.links: list[tuple[str, str]] = []  # node ids of every edge, forward
+        self.boxes: list[tuple[list[str], float]] = []  # each storage box: node ids, label width
 
     def node_id(self, key: str) -> str:
         return f"{self.prefix}{key}"
 
     def add_node(self, target: Any, key: str, **attrs: str) -> None:
-        target.node(self.node_id(key), **attrs)
+        self.add_point(target, key, **attrs)
         self.graph.node_total += 1
 
-    def add_edge(self, src: str, dst: str, **attrs: str) -> None:
+    def add_point(self, target: Any, key: str, **attrs: str) -> None:
+        """A node that is not counted in node_total (a relay point of a trunk line)."""
+        node_id = self.node_id(key)
+        target.node(node_id, **attrs)
+        if "width" in attrs and attrs.get("fixedsize") == "true" or attrs.get("shape") == "point":
+            self.widths[node_id] = float(attrs.get("width", "0.05")) * 72
+        else:
+            font = float(attrs.get("fontsize", self.theme.font))
+            self.widths[node_id] = label_width(attrs.get("label", key), font, self.theme.small)
+
+    def add_edge(self, src: str, dst: str, count: bool = True, **attrs: str) -> None:
         self.graph.edge(self.node_id(src), self.node_id(dst), **attrs)
-        self.graph.edge_total += 1
+        self.links.append((self.node_id(src), self.node_id(dst)))
+        if count:
+            self.graph.edge_total += 1
+
+    def width(self) -> float:
+        """About how wide (points) dot will draw what this builder added."""
+        nodesep = float(self.theme.nodesep) * 72
+        return estimate_width(self.widths, self.links, nodesep, self.boxes)
+
+    def html(self, *lines: str) -> str:
+        return _html(*lines, small=self.theme.small)
+
+    def mark(self, attrs: dict[str, str], key: str, marks: Marks) -> None:
+        """A red border for what the call changed, a thick one for what it made."""
+        if key in marks.changed:
+            attrs.update(color=RED, penwidth=self.theme.marked_pen)
+        elif key in marks.new:
+            attrs.update(penwidth=self.theme.new_pen)
 
     # ---- labels -----------------------------------------------------------------------
 
@@ -189,22 +295,58 @@ class _Builder:
         else:
             fill = LEAF_FILL if tensor.requires_grad else NOGRAD_FILL
         style = "filled" if tensor.requires_grad else "filled,dashed"
-        attrs = {"label": _html(*lines), "fillcolor": fill, "style": style}
-        if tensor.key in marks.changed:
-            attrs.update(color=RED, penwidth="2.5")
-        elif tensor.key in marks.new:
-            attrs.update(penwidth="2")
+        attrs = {"label": self.html(*lines), "fillcolor": fill, "style": style}
+        self.mark(attrs, tensor.key, marks)
         return attrs
 
     def function_attrs(self, function: FunctionNode, marks: Marks) -> dict[str, str]:
         lines = [_esc(function.name)]
         lines += [_red(_esc(note)) for note in marks.notes.get(function.key, [])]
-        attrs = {"label": _html(*lines)}  # grey rounded boxes are the node default
-        if function.key in marks.changed:
-            attrs.update(color=RED, penwidth="2.5")
-        elif function.key in marks.new:
-            attrs.update(penwidth="2")
+        if self.options.inside and function.saved:
+            return self.function_with_saved(function, lines, marks)
+        attrs = {"label": self.html(*lines)}  # grey rounded boxes are the node default
+        self.mark(attrs, function.key, marks)
         return attrs
+
+    def function_with_saved(
+        self, function: FunctionNode, lines: list[str], marks: Marks
+    ) -> dict[str, str]:
+        """A function node that lists its saved values in rows of its own (layout "inside")."""
+        values = [self.snap.by_key(key) for key in function.saved]
+        head = self.html(*lines)[1:-1]  # the plain label, without its outer < >
+        rows = [f"<TR><TD>{head}</TD></TR>"] + [self.saved_row(value, marks) for value in values]
+        table = '<TABLE BORDER="0" CELLSPACING="1" CELLPADDING="1">' + "".join(rows) + "</TABLE>"
+        attrs = {"label": f"<{table}>", "margin": "0.08,0.04"}
+        self.mark(attrs, function.key, marks)
+        # a red border too when a value it saved is stale or was changed by the call
+        troubled = any(value.stale or value.key in marks.changed for value in values)
+        if troubled and function.key not in marks.changed:
+            attrs.update(color=RED, penwidth=self.theme.new_pen)
+        return attrs
+
+    def saved_row(self, value: SavedNode, marks: Marks) -> str:
+        """One table row: 'saved result = out, v0 / now v0' (red and pink when stale)."""
+        owner = self.snap.by_key(value.tensor).name if value.tensor else None
+        text = f"saved {value.slot}" + (f" = {owner}" if owner else "")
+        fill, cell = SAVED_FILL, ""
+        if value.freed:
+            text += ": freed by backward"
+            fill, cell = FREED_FILL, ' BORDER="1" STYLE="dashed" COLOR="#888888"'
+        elif value.saved_version is None:
+            text += ", version unknown"
+        elif self.options.show_versions:
+            text += f", v{value.saved_version} / now v{value.current_version}"
+        if value.stale:
+            lines = [_red(_esc(text)), _red("backward will raise")]
+            fill = STALE_FILL
+        else:
+            lines = [_esc(text)]
+        lines += [_red(_esc(note)) for note in marks.notes.get(value.key, [])]
+        body = "<BR/>".join(lines)
+        return (
+            f'<TR><TD BGCOLOR="{fill}"{cell}><FONT POINT-SIZE="{self.theme.small}">{body}'
+            "</FONT></TD></TR>"
+        )
 
     def saved_attrs(self, value: SavedNode, marks: Marks) -> dict[str, str]:
         owner = self.snap.by_key(value.tensor).name if value.tensor else None
@@ -224,11 +366,12 @@ class _Builder:
             else:
                 lines.append(_esc(versions))
         lines += [_red(_esc(note)) for note in marks.notes.get(value.key, [])]
-        attrs = {"label": _html(*lines), "fillcolor": fill, "style": "filled"}
+        attrs = {"label": self.html(*lines), "fillcolor": fill, "style": "filled"}
+        pen = self.theme.new_pen
         if value.key in marks.changed:
-            attrs.update(color=RED, penwidth="2")
+            attrs.update(color=RED, penwidth=pen)
         if value.stale:
-            attrs.update(color=RED, penwidth="2")
+            attrs.update(color=RED, penwidth=pen)
         if value.freed:
             attrs["style"] = "filled,dashed"
         return attrs
@@ -250,7 +393,7 @@ class _Builder:
             lines.append(_esc(f"saved v{first.saved_version} / now v{first.current_version}"))
         users = ", ".join(self.snap.by_key(value.function).label for value in values)
         return {
-            "label": _html(*lines),
+            "label": self.html(*lines),
             "fillcolor": SAVED_FILL,
             "style": "filled",
             "peripheries": "2",  # a stack of identical values
@@ -263,37 +406,41 @@ class _Builder:
         """Add every node (inside storage boxes when asked) and every edge to `target`."""
         marks = marks or Marks()
         snap = self.snap
-        show_saved = self.options.show_saved
-        if show_saved:
+        beside = self.options.beside
+        if beside:
             self.collapse_copies(marks)
         placed: set[str] = set()
         if self.options.show_storage:
             for group in snap.storages:
                 # members are tensor keys (T...) and saved-value keys (F<function>_<slot>)
-                members = [key for key in group.members if show_saved or key.startswith("T")]
+                members = [key for key in group.members if beside or key.startswith("T")]
                 members = list(dict.fromkeys(self.merged.get(key, key) for key in members))
                 outside = self.crowd(members)
                 members = [key for key in members if key not in outside]
                 if len(members) < 2 and not outside:
                     continue
+                box_label = self.storage_label(group, set(members), len(outside))
                 with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
                     box.attr(
-                        label=self.storage_label(group, set(members), len(outside)),
+                        label=box_label,
                         style="dashed,rounded",
                         color=STORAGE_COLOR,
                         fontcolor=STORAGE_COLOR,
-                        fontsize="10",
+                        fontsize=str(self.theme.storage_font),
                         labeljust="l",
                     )
                     for key in members:
                         self.add_any(box, key, marks)
                         placed.add(key)
+                    size = self.theme.storage_font
+                    label_size = label_width(box_label, size, size)
+                    self.boxes.append(([self.node_id(key) for key in members], label_size))
         for tensor in snap.tensors:
             if tensor.key not in placed:
                 self.add_any(target, tensor.key, marks)
         for function in snap.functions:
             self.add_node(target, function.key, **self.function_attrs(function, marks))
-            if show_saved:
+            if beside:
                 for key in function.saved:
                     key = self.merged.get(key, key)
                     if key not in placed:
@@ -307,13 +454,13 @@ class _Builder:
                     label="None",
                     shape="circle",
                     style="dashed",
-                    fontsize="8",
-                    width="0.3",
+                    fontsize=str(self.theme.none_font),
+                    width=self.theme.none_width,
                     fixedsize="true",
                     color="#888888",
                     fontcolor="#666666",
                 )
-        self.add_edges(target, show_saved)
+        self.add_edges(target, beside)
 
     def add_edges(self, target: Any, show_saved: bool) -> None:
         """Every edge; a node used by many functions gets one trunk line (see add_fan)."""
@@ -407,15 +554,16 @@ class _Builder:
         previous = src
         for number, user in enumerate(users):
             relay = f"{src}_{kind}{number}"
-            target.node(
-                self.node_id(relay),
+            self.add_point(
+                target,
+                relay,
                 label="",
                 shape="point",
                 width="0.05",
                 style="filled",
                 color=attrs.get("color", "black"),
             )
-            self.graph.edge(self.node_id(previous), self.node_id(relay), **trunk)
+            self.add_edge(previous, relay, count=False, **trunk)
             self.add_edge(relay, user, **attrs)
             previous = relay
 
@@ -431,7 +579,11 @@ class _Builder:
             self.add_node(target, key, **self.saved_attrs(node, marks))
 
     def storage_label(self, group: Any, visible: set[str], outside: int = 0) -> str:
-        """An HTML label: 'shared memory S1', then its version counter(s) and who uses them."""
+        """An HTML label: 'shared memory S1', then its version counter(s) and who uses them.
+
+        With saved values inside their functions, the values saved from this memory are named
+        in the label (or counted, when there are many).
+        """
         lines = [f"<B>shared memory {group.key}</B>"]
         if outside:
             lines.append(f"+ {outside} saved values of it, drawn beside their functions")
@@ -449,9 +601,21 @@ class _Builder:
                 if outside:
                     hidden = sum(1 for key in shown if key not in visible and self.is_saved(key))
                     names += [f"+ {hidden} saved values"] if hidden else []
+                if self.options.inside:
+                    names += self.saved_names([key for key in shown if self.is_saved(key)])
                 who = ", ".join(names)
                 lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
+        if self.options.inside and (len(group.counters) == 1 or not self.options.show_versions):
+            saved = [key for key in group.members if self.is_saved(key)]
+            if saved:
+                lines.append("saved for backward: " + ", ".join(self.saved_names(saved)))
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
+
+    def saved_names(self, keys: list[str]) -> list[str]:
+        """Escaped names of saved values drawn inside their functions; a count if many."""
+        if len(keys) > 3:
+            return [f"{len(keys)} saved values"]
+        return [_esc(self.member_name(key)) for key in keys]
 
     def counter_version(self, keys: tuple[str, ...]) -> int | str:
         """The value of the counter that these members share."""
@@ -482,27 +646,37 @@ def edge_attrs(kind: str) -> dict[str, str]:
     return {}
 
 
-def new_graph(comment: str) -> Graph:
-    """An empty Graph with the house style."""
+def new_graph(comment: str, theme: Theme = DEFAULT) -> Graph:
+    """An empty Graph with the house style, in `theme`'s sizes."""
     graph = Graph(comment=comment)
-    graph.attr(rankdir="TB", fontname=FONT, nodesep="0.3", ranksep="0.35")
+    graph.theme = theme.name
+    graph.attr(rankdir="TB", fontname=FONT, nodesep=theme.nodesep, ranksep=theme.ranksep)
+    pen = {} if theme.penwidth == "1" else {"penwidth": theme.penwidth}
     # defaults = a function node and a forward edge, the most common kinds in big graphs
     graph.attr(
         "node",
         fontname=FONT,
-        fontsize="11",
+        fontsize=str(theme.font),
         margin="0.12,0.05",
         height="0.3",
         shape="box",
         style="filled,rounded",
         fillcolor=FUNCTION_FILL,
+        **pen,
     )
     # a high weight keeps the forward flow straight
-    graph.attr("edge", fontname=FONT, fontsize="10", arrowsize="0.7", weight="4")
+    graph.attr(
+        "edge",
+        fontname=FONT,
+        fontsize=str(theme.edge_font),
+        arrowsize=theme.arrowsize,
+        weight="4",
+        **pen,
+    )
     return graph
 
 
-def legend_label(before_after: bool = False) -> str:
+def legend_label(before_after: bool = False, theme: Theme = DEFAULT) -> str:
     """One HTML table that explains every colour and line style."""
     rows = [
         (LEAF_FILL, "solid", "leaf tensor that requires grad"),
@@ -514,33 +688,47 @@ def legend_label(before_after: bool = False) -> str:
         (STALE_FILL, "solid", "saved value changed since: backward will raise"),
         ("#ffffff", "dashed", "None: an input slot with no graph behind it"),
     ]
+    swatch = "22" if theme.legend_font <= DEFAULT.legend_font else "32"
 
     def cell(fill: str, style: str, text: str) -> str:
         return (
-            f'<TD BGCOLOR="{fill}" STYLE="{style}" WIDTH="22"> </TD>'
+            f'<TD BGCOLOR="{fill}" STYLE="{style}" WIDTH="{swatch}"> </TD>'
             f'<TD ALIGN="LEFT" BORDER="0">{_esc(text)}</TD>'
         )
 
-    half = (len(rows) + 1) // 2  # two columns keep the legend short
+    height = -(-len(rows) // theme.legend_columns)  # rows per column; two keep it short
     cells = "".join(
-        "<TR>" + "".join(cell(*row) for row in rows[i::half]) + "</TR>" for i in range(half)
+        "<TR>" + "".join(cell(*row) for row in rows[i::height]) + "</TR>" for i in range(height)
     )
-    note = (
-        '<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0">arrows: the forward flow (backward walks '
-        "them in reverse); dashed box: tensors that share memory</TD></TR>"
-    )
+    notes = [
+        "arrows: the forward flow (backward walks them in reverse)",
+        "dashed box: tensors that share memory",
+    ]
     if before_after:
-        note += (
-            f'<TR><TD COLSPAN="4" ALIGN="LEFT" BORDER="0"><FONT COLOR="{RED}">red outline'
-            "</FONT> = changed by the call, thick outline = new, "
-            f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut</TD></TR>'
-        )
+        notes += [
+            f'<FONT COLOR="{RED}">red outline</FONT> = changed by the call',
+            "thick outline = new",
+            f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut',
+        ]
+    if theme.legend_columns == 1:  # one note a row keeps a narrow legend narrow
+        lines = notes
+    else:
+        lines = ["; ".join(notes[:2])] + ([", ".join(notes[2:])] if before_after else [])
+    span = 2 * theme.legend_columns
+    note = "".join(
+        f'<TR><TD COLSPAN="{span}" ALIGN="LEFT" BORDER="0">{line}</TD></TR>' for line in lines
+    )
     return f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="3">{cells}{note}</TABLE>>'
 
 
-def add_legend(graph: Graph, before_after: bool = False) -> None:
+def add_legend(graph: Graph, before_after: bool = False, theme: Theme = DEFAULT) -> None:
     """The legend as the graph's own label, under the picture (it takes no rank of the layout)."""
-    graph.attr(label=legend_label(before_after), labelloc="b", labeljust="l", fontsize="9")
+    graph.attr(
+        label=legend_label(before_after, theme),
+        labelloc="b",
+        labeljust="l",
+        fontsize=str(theme.legend_font),
+    )
 
 
 def check_size(node_count: int, max_nodes: int) -> None:
@@ -553,20 +741,47 @@ def check_size(node_count: int, max_nodes: int) -> None:
         )
 
 
+def make_options(
+    snaps: tuple[GraphSnapshot, ...],
+    show_saved: bool,
+    show_versions: bool,
+    show_storage: bool,
+    collapse_above: int | None,
+    saved_layout: str,
+    theme: str | Theme | None,
+) -> Options:
+    """Options for drawing `snaps` ("auto" and a theme name decided here)."""
+    return Options(
+        show_saved=show_saved,
+        show_versions=show_versions,
+        show_storage=show_storage,
+        collapse_above=collapse_above,
+        saved_layout=choose_saved_layout(saved_layout, snaps),
+        theme=resolve_theme(theme),
+    )
+
+
 def draw_snapshot(
     snap: GraphSnapshot,
     show_saved: bool = True,
     show_versions: bool = True,
     show_storage: bool = True,
     max_nodes: int = 300,
-    legend: bool = False,
+    legend: bool | None = None,
     collapse_above: int | None = COLLAPSE_ABOVE,
+    saved_layout: str = "auto",
+    theme: str | Theme | None = None,
 ) -> Graph:
     """Draw one snapshot (see `viz.draw`)."""
     check_size(snap.node_count, max_nodes)
-    graph = new_graph(f"minigrad.viz: {snap.source} graph")
-    options = Options(show_saved, show_versions, show_storage, collapse_above)
-    _Builder(graph, snap, options).build(graph)
-    if legend:
-        add_legend(graph)
+    options = make_options(
+        (snap,), show_saved, show_versions, show_storage, collapse_above, saved_layout, theme
+    )
+    graph = new_graph(f"minigrad.viz: {snap.source} graph", options.theme)
+    graph.saved_layout = options.saved_layout
+    builder = _Builder(graph, snap, options)
+    builder.build(graph)
+    graph.estimated_width = builder.width()
+    if wants_legend(legend, options.theme):
+        add_legend(graph, theme=options.theme)
     return graph
