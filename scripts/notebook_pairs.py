@@ -43,6 +43,11 @@ def shown(path: Path) -> str:
         return str(path)
 
 
+def is_paired(notebook: Path) -> bool:
+    """Whether ``notebook`` belongs to the course (under notebooks/) and so has a .md twin."""
+    return notebook.resolve().is_relative_to(NOTEBOOKS)
+
+
 def md_for(notebook: Path) -> Path:
     """The markdown file paired with ``notebook`` (notebooks/a/b.ipynb -> md/a/b.md)."""
     relative = notebook.resolve().relative_to(NOTEBOOKS)
@@ -201,6 +206,8 @@ def sync(notebook_or_md: Path, md_named: bool = False) -> Path:
     """
     path = notebook_or_md.resolve()
     notebook = notebook_for(path) if path.suffix == ".md" else path
+    if not is_paired(notebook):
+        return notebook  # a notebook outside the course (a test fixture) has no twin
     md = md_for(notebook)
     if notebook.exists() and md.exists() and not check_pair(notebook):
         return notebook
@@ -223,6 +230,8 @@ def sync(notebook_or_md: Path, md_named: bool = False) -> Path:
 
 def write_md(notebook: Path) -> None:
     """Rewrite the .md of ``notebook`` from the notebook (after it was executed and saved)."""
+    if not is_paired(notebook):
+        return
     md = md_for(notebook)
     md.parent.mkdir(parents=True, exist_ok=True)
     text = expected_text(notebook)
