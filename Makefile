@@ -20,7 +20,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 PORT ?= 8888
 NB ?=
 
-.PHONY: help setup lab test notebooks figures bench test-browser clean distclean
+.PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -39,6 +39,9 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
 	@$(PY) scripts/run_notebooks.py $(NB)
+
+check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
+	$(PY) scripts/check_rerun.py $(NB)
 
 figures: setup  ## rebuild the pictures in figures/
 	$(PY) figures/build.py
