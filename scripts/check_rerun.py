@@ -50,7 +50,7 @@ class Report:
     scenario: str
     runs: int = 0
     failures: list[str] = field(default_factory=list)
-    changed: set[int] = field(default_factory=set)
+    changed: dict[int, str] = field(default_factory=dict)  # cell -> first run that changed it
 
 
 def text_of(outputs: list) -> str:
@@ -111,7 +111,7 @@ class Runner:
                     continue  # go on, as a learner would; later failures may follow from it
                 stored = text_of(self.stored.cells[index].get("outputs", []))
                 if text_of(cell.outputs) != stored and ON_PURPOSE not in cell.source:
-                    self.report.changed.add(index)
+                    self.report.changed.setdefault(index, label)
 
 
 def check(path: Path, scenario: str, timeout: int) -> Report:
@@ -149,11 +149,13 @@ def main(argv: list[str]) -> int:
             started = time.perf_counter()
             report = check(path, scenario, timeout)
             seconds = time.perf_counter() - started
-            changed = ", ".join(str(i + 1) for i in sorted(report.changed)) or "none"
+            changed = "; ".join(
+                f"{i + 1} ({report.changed[i]})" for i in sorted(report.changed)
+            )
             verdict = "ok" if not report.failures else f"{len(report.failures)} FAILED"
             print(
                 f"check_rerun: {path} [{scenario}] {verdict}; {report.runs} kernel run(s), "
-                f"{seconds:.1f} s; cells with changed output: {changed}"
+                f"{seconds:.1f} s; cells with changed output: {changed or 'none'}"
             )
             for line in report.failures:
                 print(f"    {line}")
