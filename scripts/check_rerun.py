@@ -149,9 +149,7 @@ def main(argv: list[str]) -> int:
             started = time.perf_counter()
             report = check(path, scenario, timeout)
             seconds = time.perf_counter() - started
-            changed = "; ".join(
-                f"{i + 1} ({report.changed[i]})" for i in sorted(report.changed)
-            )
+            changed = "; ".join(f"{i + 1} ({report.changed[i]})" for i in sorted(report.changed))
             verdict = "ok" if not report.failures else f"{len(report.failures)} FAILED"
             print(
                 f"check_rerun: {path} [{scenario}] {verdict}; {report.runs} kernel run(s), "
