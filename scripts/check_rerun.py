@@ -114,14 +114,22 @@ class Runner:
                     self.report.changed.setdefault(index, label)
 
 
-def check(path: Path, scenario: str, timeout: int) -> Report:
+def check(path: Path, scenario: str, timeout: int, sample: int | None = None) -> Report:
+    """Run one scenario on one notebook. `sample`: for "rerun", only that many cells K, spread
+    evenly (the fast test subset); None means every K."""
     nb = nbformat.read(path, as_version=4)
     report = Report(str(path), scenario)
     cells = code_cells(nb)
     if scenario == "twice":
         Runner(path, nb, report, timeout).run([i for i in cells for _ in (0, 1)], "twice")
     elif scenario == "rerun":
-        for k, index in enumerate(cells):
+        starts = range(len(cells))
+        if sample is not None and sample < len(cells):
+            starts = sorted(
+                {round(i * (len(cells) - 1) / max(sample - 1, 1)) for i in range(sample)}
+            )
+        for k in starts:
+            index = cells[k]
             order = cells + cells[k:]
             Runner(path, nb, report, timeout).run(order, f"re-run from cell {index + 1}")
     elif scenario == "sections":
