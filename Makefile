@@ -20,7 +20,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 PORT ?= 8888
 NB ?=
 
-.PHONY: help setup lab test notebooks figures bench test-browser clean distclean
+.PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
 .PHONY: slides site student reset
 .PHONY: lock upgrade
 
@@ -43,6 +43,9 @@ notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_deta
 	@$(PY) scripts/run_notebooks.py $(NB)
 	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
 	@$(PY) scripts/slides_metadata.py $(NB)
+
+check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
+	$(PY) scripts/check_rerun.py $(NB)
 
 # No setup first: setup installs from the lock, and a stale lock is what `make lock` repairs.
 lock:  ## resolve requirements.txt afresh and write the exact versions to requirements.lock

@@ -1,4 +1,4 @@
-"""The checks behind notebook 09: right answers are praised, wrong ones get specific feedback.
+"""The checks behind notebook 10: right answers are praised, wrong ones get specific feedback.
 
 `notebooks/course_checks.py` is imported the way the notebook kernel imports it (its folder on
 sys.path). Every check must print and return, never raise, whatever the learner's code does.
@@ -6,7 +6,9 @@ sys.path). Every check must print and return, never raise, whatever the learner'
 
 from __future__ import annotations
 
+import itertools
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,8 @@ def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]
         (check.check_data_zero, "B", "C", "saved output"),
         (check.check_new_leaf, {"c"}, {"a", "c"}, "a and out get nothing"),
         (check.check_new_leaf, ["c"], {"a"}, "c does get a gradient"),
+        (check.check_detach_inplace, "C", "A", "there is no error"),
+        (check.check_detach_inplace, "c", "B", "a.grad is not None"),
     ],
 )
 def test_predictions(capsys, function, right, wrong, phrase) -> None:
@@ -53,7 +57,13 @@ def test_predictions(capsys, function, right, wrong, phrase) -> None:
 
 @pytest.mark.parametrize(
     "function",
-    [check.check_version, check.check_numpy_error, check.check_data_zero, check.check_new_leaf],
+    [
+        check.check_version,
+        check.check_numpy_error,
+        check.check_data_zero,
+        check.check_new_leaf,
+        check.check_detach_inplace,
+    ],
 )
 @pytest.mark.parametrize("answer", [None, "nonsense", 3.5, object()])
 def test_unanswered_or_malformed_predictions_never_raise(capsys, function, answer) -> None:
@@ -276,3 +286,220 @@ def test_loop_checks_report_any_error_instead_of_raising(capsys, function) -> No
     assert ok is False and "ValueError: oops" in text
     ok, text = run(capsys, function, None)  # not even a function
     assert ok is False and "Not yet" in text
+
+
+# ---- loop 6: no_grad / enable_grad ----------------------------------------------------------
+
+
+def fit_all_under_no_grad(model, opt, batches, val_x, val_y):
+    losses = []
+    with mg.no_grad():
+        for x, y in batches:
+            loss = F.mse_loss(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    return losses
+
+
+def fit_with_enable_grad(model, opt, batches, val_x, val_y):
+    losses = []
+    with mg.no_grad():
+        for x, y in batches:
+            with mg.enable_grad():
+                loss = F.mse_loss(model(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    return losses
+
+
+def fit_no_grad_for_validation(model, opt, batches, val_x, val_y):
+    losses = []
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        with mg.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    return losses
+
+
+def fit_leaving_grad_off(model, opt, batches, val_x, val_y):
+    losses = []
+    for x, y in batches:
+        mg.set_grad_enabled(True)
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        mg.set_grad_enabled(False)
+        losses.append(F.mse_loss(model(val_x), val_y).item())
+    return losses
+
+
+def test_eval_loop(capsys) -> None:
+    ok, text = run(capsys, check.check_eval_loop, fit_all_under_no_grad)
+    assert not ok and "does not require grad" in text and "enable_grad" in text
+    ok, text = run(capsys, check.check_eval_loop, fit_leaving_grad_off)
+    assert not ok and "grad mode was still off" in text
+    assert mg.is_grad_enabled()  # the learner's plain call did not leak out of the check
+    for solution in (fit_with_enable_grad, fit_no_grad_for_validation):
+        ok, text = run(capsys, check.check_eval_loop, solution)
+        assert ok and "Well done!" in text
+
+
+# ---- bad answers of every kind, with grad mode on and off -----------------------------------
+
+PREDICTION_CHECKS = [
+    check.check_version,
+    check.check_numpy_error,
+    check.check_data_zero,
+    check.check_new_leaf,
+    check.check_detach_inplace,
+]
+LOOP_CHECKS = [
+    check.check_loss_accumulation,
+    check.check_weight_decay,
+    check.check_gan_d_step,
+    check.check_weight_log,
+    check.check_tbptt,
+    check.check_eval_loop,
+]
+
+
+class Unprintable:
+    """A learner's object whose __str__ and __repr__ both fail."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr fails")
+
+    __str__ = __repr__
+
+
+class UnprintableError(Exception):
+    """An exception whose message cannot be turned into text."""
+
+    def __str__(self) -> str:
+        raise ValueError("str fails")
+
+
+def raises_unprintable(*args):
+    raise UnprintableError()
+
+
+def calls_exit(*args):
+    sys.exit(3)
+
+
+def raises_base_exception(*args):
+    raise GeneratorExit("unusual")
+
+
+def returns_unprintable(*args):
+    return Unprintable()
+
+
+def returns_endless(*args):
+    return itertools.count()
+
+
+def turns_grad_off_and_fails(*args):
+    mg.set_grad_enabled(False)
+    raise ValueError("after switching grad mode off")
+
+
+BAD_FUNCTIONS = [
+    raises_unprintable,
+    calls_exit,
+    raises_base_exception,
+    returns_unprintable,
+    returns_endless,
+    turns_grad_off_and_fails,
+    None,
+    "not a function",
+]
+BAD_PREDICTIONS = [Unprintable(), itertools.repeat("a"), float("nan"), -1, True, b"B", ["A"]]
+
+
+@pytest.fixture(params=[True, False], ids=["grad-on", "grad-off"])
+def grad_mode(request):
+    """Run the test with grad mode on and off in the caller; restore it on for other tests."""
+    mg.set_grad_enabled(request.param)
+    yield request.param
+    mg.set_grad_enabled(True)
+
+
+def assert_not_yet(capsys, function, answer, mode) -> str:
+    assert function(answer) is None
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Not yet" in text or "No answer yet" in text, text
+    assert "Well done" not in text
+    assert mg.is_grad_enabled() is mode  # the caller's mode comes back
+    return text
+
+
+@pytest.mark.parametrize("function", LOOP_CHECKS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("answer", BAD_FUNCTIONS, ids=lambda a: getattr(a, "__name__", str(a)))
+def test_loop_checks_survive_bad_answers(capsys, grad_mode, function, answer) -> None:
+    text = assert_not_yet(capsys, function, answer, grad_mode)
+    if answer is calls_exit:
+        assert "exit()" in text
+    if answer is raises_unprintable:
+        assert "UnprintableError" in text
+
+
+@pytest.mark.parametrize("function", PREDICTION_CHECKS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("answer", BAD_PREDICTIONS, ids=lambda a: type(a).__name__)
+def test_prediction_checks_survive_bad_answers(capsys, grad_mode, function, answer) -> None:
+    assert_not_yet(capsys, function, answer, grad_mode)
+
+
+RIGHT_ANSWERS = [
+    (check.check_version, 1),
+    (check.check_numpy_error, "B"),
+    (check.check_data_zero, "B"),
+    (check.check_new_leaf, {"c"}),
+    (check.check_detach_inplace, "C"),
+    (check.check_loss_accumulation, epoch_with_item),
+    (check.check_weight_decay, step_fixed),
+    (check.check_gan_d_step, d_step_with_detach),
+    (check.check_weight_log, make_recorder(lambda w: w.item())),
+    (check.check_tbptt, make_rnn_trainer(lambda h: h.detach())),
+    (check.check_eval_loop, fit_no_grad_for_validation),
+]
+
+
+@pytest.mark.parametrize("function,answer", RIGHT_ANSWERS, ids=lambda v: getattr(v, "__name__", ""))
+def test_right_answers_pass_whatever_the_callers_grad_mode(capsys, grad_mode, function, answer):
+    """A `set_grad_enabled(False)` left over in the notebook must not fail a correct answer."""
+    assert function(answer) is None
+    text = capsys.readouterr().out
+    assert "Well done!" in text, text
+    assert mg.is_grad_enabled() is grad_mode
+
+
+def test_a_hanging_answer_is_cut_off(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(check, "TIME_LIMIT", 0.2)
+    release = threading.Event()
+
+    def hangs(*args):
+        release.wait(30)  # stands for an endless loop, without burning a core in the test
+
+    try:
+        text = assert_not_yet(capsys, check.check_loss_accumulation, hangs, True)
+    finally:
+        release.set()
+    assert "stopped waiting after 0.2 s" in text
+
+
+def test_the_learner_can_still_interrupt(capsys) -> None:
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        check.check_tbptt(interrupted)
+    assert mg.is_grad_enabled()
