@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import dtypes
-from .tensor import Tensor, _shape_args, _to_array
+from ._shapes import check_sizes, shape_args
+from .tensor import Tensor, _to_array
 
 __all__ = [
     "arange",
@@ -45,7 +46,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 def _sized(shape: tuple, make: Callable[[tuple[int, ...]], np.ndarray], dtype, requires_grad):
-    array = make(_shape_args(shape))
+    array = make(check_sizes(shape_args(shape)))
     if dtype is not None:
         array = array.astype(dtypes.to_numpy_dtype(dtype))
     return tensor(array, requires_grad=requires_grad) if requires_grad else from_numpy(array)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .autograd import no_grad
 from .creation import tensor
+from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
 __all__ = ["SGD", "Adam", "Optimizer"]
@@ -107,7 +107,6 @@ class Optimizer:
 def _run_closure(closure: Callable[[], Tensor] | None) -> Tensor | None:
     if closure is None:
         return None
-    from .autograd import enable_grad
 
     with enable_grad():
         return closure()
