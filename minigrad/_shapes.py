@@ -56,7 +56,7 @@ def broadcast_shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...]) -> tupl
         return shape_a
     ndim = max(len(shape_a), len(shape_b))
     result = []
-    for offset in range(ndim, 0, -1):
+    for offset in range(1, ndim + 1):  # from the last dimension, as torch checks them
         size_a = shape_a[-offset] if offset <= len(shape_a) else 1
         size_b = shape_b[-offset] if offset <= len(shape_b) else 1
         if size_a != size_b and size_a != 1 and size_b != 1:
@@ -65,29 +65,37 @@ def broadcast_shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...]) -> tupl
                 f"at non-singleton dimension {ndim - offset}"
             )
         result.append(size_b if size_a == 1 else size_a)
-    return tuple(result)
+    return tuple(reversed(result))
 
 
-def shape_args(args: tuple) -> tuple[int, ...]:
-    """Accept both t.view(2, 3) and t.view((2, 3)); every size must be an int."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        args = tuple(args[0])
+def shape_args(args: tuple, what: str = "view") -> tuple[int, ...]:
+    """Accept both t.view(2, 3) and t.view((2, 3)); every size must be an int (torch's
+    TypeError names the function, `what`)."""
+    packed = len(args) == 1 and isinstance(args[0], (tuple, list))
+    items = tuple(args[0]) if packed else tuple(args)
     sizes = []
-    for n in args:
+    for position, n in enumerate(items):
         if isinstance(n, bool) or not hasattr(n, "__index__"):
+            if packed or len(items) > 1:
+                raise TypeError(
+                    f"{what}(): argument 'size' (position 1) must be tuple of ints, but found "
+                    f"element of type {type(n).__name__} at pos {position}"
+                )
             raise TypeError(
-                f"size must be tuple of ints, but found element of type {type(n).__name__} at "
-                f"pos {len(sizes)}"
+                f"{what}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{type(n).__name__}"
             )
         sizes.append(operator.index(n))
     return tuple(sizes)
 
 
-def check_sizes(shape: Sequence[int]) -> tuple[int, ...]:
-    """Sizes for a new tensor: torch refuses negative ones."""
+def check_sizes(shape: Sequence[int], what: str = "") -> tuple[int, ...]:
+    """Sizes for a new tensor: torch refuses negative ones (zeros words it its own way)."""
     shape = tuple(shape)
     for n in shape:
         if n < 0:
+            if what == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {list(shape)}"
             )
@@ -99,10 +107,17 @@ def infer_shape(shape: Sequence[int], size: int) -> tuple[int, ...]:
     shape = tuple(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for n in shape:
+    for index, n in enumerate(shape):
         if n < -1:
-            raise RuntimeError(f"invalid shape dimension {n}")
+            raise RuntimeError(
+                f"invalid shape dimension {n} at index {index} of shape {list(shape)}"
+            )
     known = math.prod(n for n in shape if n != -1)
+    if -1 in shape and size == 0 and known == 0:
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
     if -1 in shape:
         if known == 0 or size % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")

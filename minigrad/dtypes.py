@@ -78,7 +78,7 @@ def from_numpy_dtype(numpy_dtype: np.dtype) -> DType:
     )
 
 
-def to_numpy_dtype(dtype: object) -> np.dtype:
+def to_numpy_dtype(dtype: object, what: str = "tensor") -> np.dtype:
     """Accept a minigrad dtype (or Python's float/int/bool, as torch does) -> numpy dtype."""
     if isinstance(dtype, DType):
         return dtype.numpy
@@ -86,7 +86,7 @@ def to_numpy_dtype(dtype: object) -> np.dtype:
     if isinstance(dtype, type) and dtype in python_types:
         return python_types[dtype].numpy
     raise TypeError(
-        f"dtype must be minigrad.dtype, not {type(dtype).__name__} (for example minigrad.float32)"
+        f"{what}(): argument 'dtype' must be minigrad.dtype, not {type(dtype).__name__}"
     )
 
 
@@ -98,6 +98,11 @@ def kind_word(numpy_dtype: np.dtype) -> str:
 # ---- type promotion: the dtype of a result made from several arrays -------------------------
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def category(dtype: np.dtype) -> int:
+    """0 for bool, 1 for integers, 2 for floating point: promotion never goes down."""
+    return _CATEGORY[dtype.kind]
 
 
 def result_dtype(*arrays: np.ndarray) -> np.dtype:

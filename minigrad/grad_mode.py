@@ -75,7 +75,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _check_bool(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(
-            f"{what}(): argument 'mode' (position 1) must be bool, not {type(value).__name__}"
+            f"{what}(): argument 'enabled' (position 1) must be bool, not {type(value).__name__}"
         )
     return value
 
@@ -190,8 +190,13 @@ class inference_mode(_ModeContext):  # noqa: N801 - torch's name
     torch can skip that bookkeeping; `t.is_inference()` tells them apart.
     """
 
+    def __new__(cls, mode: Any = True) -> Any:
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # `@inference_mode` without parentheses, as torch allows
+
     def __init__(self, mode: bool = True) -> None:
-        self.mode = _check_bool(mode, "inference_mode")
+        self.mode = mode
 
     def _fresh(self) -> _ModeContext:
         return inference_mode(self.mode)
@@ -214,7 +219,7 @@ class set_detect_anomaly(_ModeContext):  # noqa: N801 - torch's name
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.mode = _check_bool(mode, "set_detect_anomaly")
+        self.mode = _check_bool(mode, "set_anomaly_enabled")
         self.check_nan = check_nan
         self._previous = self._switch()
 

@@ -45,6 +45,11 @@ class Optimizer:
         # keyed by the parameter (tensors hash by identity); {} for one not yet stepped, as torch
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got minigrad.{params.dtype.tensor_type}"
+            )
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")

@@ -183,6 +183,7 @@ class Tensor:
         """A new tensor on the same memory (detach() shares the counter, .data does not)."""
         alias = Tensor._from_array(self._array)
         alias._storage = self._storage
+        alias._inference = self._inference
         if share_counter:
             alias._version_counter = self._version_counter
         return alias
@@ -191,6 +192,7 @@ class Tensor:
         """A view of self: same memory, same version counter, `_base` = the root tensor."""
         view = Tensor._from_array(array)
         view._storage = self._storage
+        view._inference = self._inference
         counter = view._version_counter = self._version_counter
         view._base = self._base if self._base is not None else self
         view._view_version = counter.value
@@ -234,11 +236,9 @@ class Tensor:
         """This tensor as a value saved for backward (an output keeps only its array)."""
         if self._inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        if self._base is not None:
-            made_by = "AsStrided"
-        else:
-            node = output_of if is_output else self._grad_fn
-            made_by = None if node is None else node.name().removesuffix("Backward0")
+        made_by = None  # for an input, worked out when an error needs it (see SavedTensor)
+        if is_output:
+            made_by = "AsStrided" if self._base is not None else output_of.name()
         return SavedTensor(
             None if is_output else self,
             self._array if is_output else None,
@@ -342,7 +342,7 @@ class Tensor:
                 f"output with shape {list(array.shape)} doesn't match the broadcast shape "
                 f"{list(np.broadcast_shapes(values.shape, array.shape))}"
             )
-        if values.dtype.kind == "f" and array.dtype.kind in "iub":
+        if dtypes.category(values.dtype) > dtypes.category(array.dtype):
             raise RuntimeError(
                 f"result type {dtypes.kind_word(values.dtype)} can't be cast to the desired "
                 f"output type {dtypes.kind_word(array.dtype)}"
@@ -591,8 +591,11 @@ class Tensor:
     # ---- conversion --------------------------------------------------------------------------
 
     def numpy(self) -> np.ndarray:
-        """The numbers as a numpy array sharing this tensor's memory (no copy)."""
-        if self.requires_grad:
+        """The numbers as a numpy array sharing this tensor's memory (no copy).
+
+        Refused for a tensor that requires grad while grad mode is on (as torch does).
+        """
+        if self.requires_grad and _state.enabled:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -668,8 +671,9 @@ class Tensor:
         """The shape, or the size of dimension `dim`."""
         if dim is None:
             return self.shape
-        axis = wrap_dim(dim, self.ndim)
-        return self._array.shape[axis] if self.ndim else 1
+        if self.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return self._array.shape[wrap_dim(dim, self.ndim)]
 
     @property
     def dtype(self) -> dtypes.DType:
@@ -760,7 +764,7 @@ class Tensor:
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
             dtype = dtypes.scalar_dtype(value, self._array.dtype)
-            return Tensor._from_array(np.asarray(value, dtype=dtype))
+            return Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
         if isinstance(value, np.ndarray):
             return Tensor(value)
         return None
@@ -915,6 +919,10 @@ class Tensor:
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Index of the maximum (of all elements, or along `dim`); not differentiable."""
         if dim is None:
+            if self._array.size == 0:
+                raise IndexError(
+                    "argmax(): Expected reduction dim to be specified for input.numel() == 0."
+                )
             return Tensor._from_array(np.asarray(np.argmax(self._array), dtype=np.int64))
         axis = wrap_dim(dim, self.ndim)
         if self.ndim == 0:
@@ -1022,6 +1030,12 @@ class Tensor:
 
     def view(self, *shape: int | Sequence[int]) -> Tensor:
         """Same memory, another shape (an error when that is impossible without a copy)."""
+        if not all(isinstance(n, (int, np.integer, tuple, list)) for n in shape):
+            got = ", ".join(type(n).__name__ for n in shape)
+            raise TypeError(
+                f"view() received an invalid combination of arguments - got ({got}), but expected "
+                "one of:\n * (minigrad.dtype dtype)\n * (tuple of ints size)"
+            )
         size = infer_shape(shape_args(shape), self._array.size)
         try:
             np.reshape(self._array, size, copy=False)
@@ -1034,7 +1048,7 @@ class Tensor:
 
     def reshape(self, *shape: int | Sequence[int]) -> Tensor:
         """Another shape: a view when the memory layout allows, a copy otherwise (as torch)."""
-        size = infer_shape(shape_args(shape), self._array.size)
+        size = infer_shape(shape_args(shape, "reshape"), self._array.size)
         try:
             np.reshape(self._array, size, copy=False)
         except ValueError:
@@ -1048,7 +1062,9 @@ class Tensor:
 
     def permute(self, *dims: int | Sequence[int]) -> Tensor:
         """Reorder dimensions (a view)."""
-        order = shape_args(dims)
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
+        order = shape_args(dims, "permute")
         if len(order) != self.ndim:
             raise RuntimeError(
                 "permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -1095,7 +1111,7 @@ class Tensor:
 
     def expand(self, *shape: int | Sequence[int]) -> Tensor:
         """Broadcast to `shape` without copying (-1 keeps a size) (a view)."""
-        sizes = shape_args(shape)
+        sizes = shape_args(shape, "expand")
         own = self._array.shape
         if len(sizes) < len(own):
             raise RuntimeError(
@@ -1140,17 +1156,26 @@ class Tensor:
             except IndexError as error:
                 raise IndexError(_index_message(str(error), self._array.shape)) from None
             return Tensor._apply(views.IndexBackward0(key), self)
+        if self.ndim == 0 and isinstance(key, (int, np.integer)):
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
         parts = _expand_basic_index(key, self.ndim)
         if not isinstance(key, slice) and all(part == slice(None) for part in parts):
             return self._apply_view(views.AliasBackward0())  # t[...], t[:, :]; but t[:] slices
         steps = [p for p in parts if p != slice(None)] or [slice(None)]
-        result, dim, step_index = self, 0, 0
+        result, dim, step_index, source_dim = self, 0, 0, 0
         for part in parts:
+            if part is not None:
+                source_dim += 1
             if part is None:
                 result = result._apply_view(views.UnsqueezeBackward0(dim))
                 dim += 1
             elif isinstance(part, slice):
-                if part.step is not None and part.step <= 0:
+                if part.step == 0:
+                    raise ValueError("slice step cannot be zero")
+                if part.step is not None and part.step < 0:
                     raise ValueError("step must be greater than zero")
                 if part != slice(None) or (steps == [slice(None)] and step_index == 0):
                     result = result._apply_view(views.SliceBackward0(dim, part))
@@ -1160,7 +1185,8 @@ class Tensor:
                 size = result._array.shape[dim]
                 if not -size <= part < size:
                     raise IndexError(
-                        f"index {part} is out of bounds for dimension {dim} with size {size}"
+                        f"index {part} is out of bounds for dimension {source_dim - 1} with size "
+                        f"{size}"
                     )
                 result = result._apply_view(views.SelectBackward0(dim, int(part) % size))
         return result
@@ -1225,6 +1251,10 @@ class Tensor:
         return self.div_(other)
 
     def __setitem__(self, key: object, value: object) -> None:
+        if isinstance(value, (list, tuple)):
+            raise TypeError(
+                f"can't assign a {type(value).__name__} to a minigrad.{self.dtype.tensor_type}"
+            )
         value = self._operand(value, "__setitem__")
         plain_key = _plain_key(key)
         if _is_basic_index(plain_key):
@@ -1328,6 +1358,13 @@ def _plain_key(key: object) -> object:
 
 
 def _plain_key_part(part: object) -> object:
+    if isinstance(part, float):
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            "valid indices (got float)"
+        )
+    if isinstance(part, str):
+        raise TypeError("new(): invalid data type 'str'")
     array = part._array if isinstance(part, Tensor) else part
     if isinstance(array, np.ndarray) and array.dtype.kind not in "iub":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -1398,13 +1435,15 @@ def _to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
 
 def _check_python_data(data: object, depth: int = 0) -> None:
     """torch's errors for data numpy would accept or misread (None, strings, ragged lists)."""
-    if data is None:
-        raise RuntimeError("Could not infer dtype of NoneType")
+    if data is None or isinstance(data, (dict, set)):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     if isinstance(data, int) and not isinstance(data, bool) and not -(2**63) <= data < 2**63:
         raise ValueError("Overflow when unpacking long long")
     if isinstance(data, (list, tuple)):
+        if any(isinstance(item, str) for item in data):
+            raise ValueError("too many dimensions 'str'")
         lengths = {len(item) if isinstance(item, (list, tuple)) else None for item in data}
         if len(lengths) > 1:
             first = data[0]

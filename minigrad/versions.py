@@ -114,7 +114,7 @@ class SavedTensor:
         self.storage = storage
         self.tensor_serial = serial
         self.is_output = is_output
-        self.output_of = output_of  # what the version error names: 'Sigmoid', 'AsStrided'
+        self.output_of = output_of  # an output's node name, for the version error
         self.freed = False
 
     @property
@@ -147,9 +147,13 @@ class SavedTensor:
         array = self.array
         kind = from_numpy_dtype(array.dtype).tensor_type
         text = f"[minigrad.{kind} [{', '.join(str(n) for n in array.shape)}]]"
-        if self.output_of is None:
+        made_by = self.output_of
+        if self.owner is not None:  # an input: torch names the node that made it *now*
+            node = self.owner.grad_fn
+            made_by = "AsStrided" if self.owner._base is not None else node and node.name()
+        if made_by is None:
             return text
-        return f"{text}, which is output 0 of {self.output_of},"
+        return f"{text}, which is output 0 of {made_by.removesuffix('Backward0')},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dtypes import kind_word
 from ..graph import Node
 
 
@@ -60,7 +61,7 @@ class AddmmBackward0(Node):
 
 
 def _kind(array: np.ndarray) -> str:
-    return {"f4": "Float", "f8": "Double", "f2": "Half"}.get(array.dtype.str[1:], str(array.dtype))
+    return kind_word(array.dtype)
 
 
 class EmbeddingBackward0(Node):

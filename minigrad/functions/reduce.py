@@ -95,8 +95,10 @@ class MeanBackward1(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         _check_mean_dtype(a, self.kind)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(a.mean(axis=self.axes, keepdims=self.keepdim, dtype=a.dtype))
+        count = math.prod(a.shape[i] for i in self.axes)
+        total = np.add.reduce(a, axis=self.axes, keepdims=self.keepdim, dtype=a.dtype)
+        with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 is nan, quietly, as torch
+            return np.asarray(total / count).astype(a.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         shape = self.input_shapes[0]

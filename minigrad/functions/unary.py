@@ -122,7 +122,10 @@ class ClampBackward1(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         self.save("self", 0)
-        return np.clip(a, self.low, self.high).astype(a.dtype, copy=False)
+        dtype = a.dtype
+        if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
+            dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
+        return np.clip(a.astype(dtype, copy=False), self.low, self.high).astype(dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         a = self.unpack("self")

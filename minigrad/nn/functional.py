@@ -62,6 +62,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
     Inputs with other than 2 dimensions are flattened to 2-D and reshaped back, as torch does.
     """
+    if input.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
+        )
     if input.ndim == 2:
         if bias is None:
             return input @ weight.t()
@@ -76,7 +80,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     if input._array.dtype.kind not in "iu":
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got {input.dtype.torch_kind} instead"
+            f"types: Long, Int; but got minigrad.{input.dtype.tensor_type} instead (while checking "
+            "arguments for embedding)"
         )
     return Tensor._apply(EmbeddingBackward0(input._array.astype(np.int64), padding_idx), weight)
 
@@ -141,13 +146,23 @@ def _float(input: Tensor) -> np.ndarray:  # noqa: A002
     return array if array.dtype.kind == "f" else array.astype(np.float32)
 
 
+def _check_float(input: Tensor, dim: int | None, name: str) -> None:  # noqa: A002
+    """torch has no integer softmax kernel (its message names the kernel it looked for)."""
+    if not input.is_floating_point():
+        last = dim is None or input.ndim == 0 or wrap_dim(dim, input.ndim) == input.ndim - 1
+        kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.torch_kind}'")
+
+
 def softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """Softmax along `dim` (SoftmaxBackward0)."""
+    _check_float(input, dim, "softmax")
     return Tensor._apply(SoftmaxBackward0(_softmax_dim(input.ndim, dim, "softmax")), input)
 
 
 def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """log(softmax(input)) along `dim`, computed without overflow (LogSoftmaxBackward0)."""
+    _check_float(input, dim, "log_softmax")
     return Tensor._apply(LogSoftmaxBackward0(_softmax_dim(input.ndim, dim, "log_softmax")), input)
 
 
@@ -171,6 +186,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     """Squared error (input - target) ** 2, averaged, summed or kept elementwise."""
     _check_reduction(reduction)
     _check_target_size(input, target)
+    if not input.is_floating_point() and not target.is_floating_point():
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{input.dtype.torch_kind}'")
     if target.dtype != input.dtype and not target.is_floating_point():
         target = target.to(input.dtype)  # torch computes in the promoted (input's float) dtype
     return Tensor._apply(MseLossBackward0(reduction), input, target)
@@ -187,7 +204,7 @@ def nll_loss(
     _check_reduction(reduction)
     if input.ndim not in (1, 2):
         raise NotImplementedError("minigrad's nll_loss takes inputs of shape (N, C) or (C,)")
-    if target._array.dtype.kind not in "iu":
+    if target._array.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.torch_kind}"
         )
