@@ -20,6 +20,7 @@ from .edge_cases import CASES, HELD_OUT, KNOWN_DIFFERENCES
 from .edge_harness import classify, observe
 
 torch = pytest.importorskip("torch")
+X_LEAF = "x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)"
 pytestmark = pytest.mark.parity
 
 
@@ -72,3 +73,34 @@ if __name__ == "__main__":
         f"held-out: {counts['match']}/{total} match ({counts['match'] / total:.1%}); {dict(counts)}"
     )
     sys.exit(0)
+
+
+# The messages the course shows are compared whole, hint included (torch. read as minigrad.).
+FULL_MESSAGES = {
+    "version counter": f"{X_LEAF}; out = x.sigmoid(); out.detach().zero_(); out.sum().backward()",
+    "detach_ on a view": f"{X_LEAF}; (x * 2)[1:].detach_()",
+    "leaf in-place": f"{X_LEAF}; x.add_(1)",
+    "numpy with grad": f"{X_LEAF}; x.numpy()",
+    "backward twice": f"{X_LEAF}; y = (x * x).sum(); y.backward(); y.backward()",
+    "requires_grad of a non-leaf": f"{X_LEAF}; (x * 2).requires_grad_(False)",
+    "inference tensor saved": (
+        f"{X_LEAF}; with L.inference_mode(): t = L.ones(3)\n(x * t).sum().backward()"
+    ),
+}
+
+
+def whole_error(lib: Any, code: str) -> tuple[str, str]:
+    namespace: dict[str, Any] = {"L": lib}
+    lines = [line.strip() for chunk in code.split("\n") for line in chunk.split(";")]
+    try:
+        for statement in lines:
+            exec(statement, namespace)  # noqa: S102
+    except Exception as error:  # noqa: BLE001
+        return type(error).__name__, str(error).replace("torch.", "minigrad.")
+    raise AssertionError(f"{lib.__name__} did not raise")
+
+
+@pytest.mark.parametrize("label", sorted(FULL_MESSAGES))
+def test_course_messages_are_torchs_whole_text(label):
+    code = FULL_MESSAGES[label]
+    assert whole_error(minigrad, code) == whole_error(torch, code)
