@@ -83,7 +83,7 @@ def test_inference_mode_rules():
     assert t.is_inference() and y.is_inference() and not y.requires_grad
     assert not minigrad.ones(1).is_inference()
     with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter"):
-        t._version
+        _ = t._version
     with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside"):
         t.add_(1)
     with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for backward"):
