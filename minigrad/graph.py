@@ -205,6 +205,7 @@ def run_backward(
     captured: dict[Node, np.ndarray] = {}
     arrived: list[tuple[Node, np.ndarray, bool]] = []  # gradients for leaves and retain_grad()
     walked: list[Node] = []
+    anomaly = is_anomaly_enabled()
     while ready:
         node = ready.pop()
         walked.append(node)
@@ -216,14 +217,14 @@ def run_backward(
             if capture is not None and node in capture:
                 captured[node] = grad
             elif type(node) is not AccumulateGrad:
-                input_grads = _call_backward(node, grad)
-        for (next_node, _), shape, grad_in in zip(
-            node.next_functions, node.input_shapes, _padded(input_grads, node), strict=True
-        ):
+                input_grads = node.backward(grad) if not anomaly else _checked(node, grad)
+        given = len(input_grads)
+        for index, (next_node, _) in enumerate(node.next_functions):
             if next_node is None:
                 continue
+            grad_in = input_grads[index] if index < given else None
             if grad_in is not None:
-                buffers.add(next_node, grad_in, shape, grad)
+                buffers.add(next_node, grad_in, node.input_shapes[index], grad)
             dependencies[next_node] -= 1
             if dependencies[next_node] == 0:
                 ready.append(next_node)
@@ -243,18 +244,8 @@ def run_backward(
     return captured
 
 
-def _padded(input_grads: Sequence[np.ndarray | None], node: Node) -> Sequence[Any]:
-    """One gradient per edge (a formula may return fewer, or none for AccumulateGrad)."""
-    count = len(node.next_functions)
-    if len(input_grads) == count:
-        return input_grads
-    return (*input_grads, *[None] * (count - len(input_grads)))[:count]
-
-
-def _call_backward(node: Node, grad: np.ndarray) -> Sequence[np.ndarray | None]:
-    """`node.backward(grad)`; in anomaly mode, checked for nan and explained when it fails."""
-    if not is_anomaly_enabled():
-        return node.backward(grad)
+def _checked(node: Node, grad: np.ndarray) -> Sequence[np.ndarray | None]:
+    """`node.backward(grad)` in anomaly mode: checked for nan, and explained when it fails."""
     try:
         input_grads = node.backward(grad)
         if is_anomaly_check_nan_enabled():

@@ -42,7 +42,7 @@ from .functions.inplace import (
     IndexPutBackward0,
     ZeroBackward0,
 )
-from .grad_mode import _state, is_anomaly_enabled
+from .grad_mode import _Anomaly, _state
 from .graph import AccumulateGrad, Node, run_backward
 from .versions import SavedTensor, Storage, VersionCounter
 
@@ -236,18 +236,13 @@ class Tensor:
         """This tensor as a value saved for backward (an output keeps only its array)."""
         if self._inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        made_by = None  # for an input, worked out when an error needs it (see SavedTensor)
-        if is_output:
-            made_by = "AsStrided" if self._base is not None else output_of.name()
-        return SavedTensor(
-            None if is_output else self,
-            self._array if is_output else None,
-            self._version_counter,
-            self._storage,
-            self._serial,
-            is_output,
-            made_by,
-        )
+        if not is_output:  # the counter and storage are read from the tensor when needed
+            counter = self._counter
+            return SavedTensor(self, 0 if counter is None else counter.value)
+        counter = self._version_counter
+        made_by = "AsStrided" if self._base is not None else output_of.name()
+        fields = (self._array, counter, self._storage, self._serial)
+        return SavedTensor(None, counter.value, fields, made_by)
 
     @staticmethod
     def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
@@ -261,7 +256,7 @@ class Tensor:
             if node.saved is saved and not saved:
                 node.saved = {}
             node.saved["result"] = output._saved(is_output=True, output_of=node)
-        if is_anomaly_enabled():
+        if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
         if output._base is not None:
@@ -277,7 +272,7 @@ class Tensor:
         arrays = [t._array for t in inputs]
         if not Tensor._should_record(inputs):
             return Tensor._from_array(node.forward(*arrays))
-        node.needs_input_grad = tuple([t.requires_grad for t in inputs])
+        node.needs_input_grad = tuple([t._requires_grad or t._grad_fn is not None for t in inputs])
         result = node.forward(*arrays)
         output = Tensor._from_array(result)
         if result.dtype.kind == "f":
@@ -764,6 +759,8 @@ class Tensor:
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
             dtype = dtypes.scalar_dtype(value, self._array.dtype)
+            if dtype.kind == "f":
+                return Tensor._from_array(np.array(value, dtype=dtype))
             return Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
         if isinstance(value, np.ndarray):
             return Tensor(value)

@@ -80,18 +80,18 @@ class SavedTensor:
     """A value kept for backward, with the version its memory had when it was saved.
 
     An input is kept as the tensor object itself (`owner`), as torch keeps it: `x.data = ...`
-    after the forward is then seen by backward. An op's own output is kept as its array only:
-    a node that kept its output tensor would form a reference cycle (output -> grad_fn ->
-    output).
+    after the forward is then seen by backward, and its counter and storage are the owner's.
+    An op's own output is kept as its array, counter and storage only: a node that kept its
+    output tensor would form a reference cycle (output -> grad_fn -> output).
     """
 
     __slots__ = (
         "owner",
         "_values",
-        "version_counter",
+        "_counter",
+        "_storage",
+        "_serial",
         "saved_version",
-        "storage",
-        "tensor_serial",
         "is_output",
         "output_of",
         "freed",
@@ -100,20 +100,17 @@ class SavedTensor:
     def __init__(
         self,
         owner: Any,
-        array: np.ndarray,
-        version_counter: VersionCounter,
-        storage: Storage,
-        serial: int,
-        is_output: bool,
-        output_of: str | None,
+        saved_version: int,
+        output: tuple[np.ndarray, VersionCounter, Storage, int] | None = None,
+        output_of: str | None = None,
     ) -> None:
         self.owner = owner  # the input tensor (None for an output)
-        self._values = array  # the output's values (None for an input)
-        self.version_counter = version_counter
-        self.saved_version = version_counter.value
-        self.storage = storage
-        self.tensor_serial = serial
-        self.is_output = is_output
+        self.saved_version = saved_version
+        if output is None:
+            self._values = self._counter = self._storage = self._serial = None
+        else:
+            self._values, self._counter, self._storage, self._serial = output
+        self.is_output = output is not None
         self.output_of = output_of  # an output's node name, for the version error
         self.freed = False
 
@@ -123,6 +120,21 @@ class SavedTensor:
         if self.freed:
             return None
         return self._values if self.owner is None else self.owner._array
+
+    @property
+    def version_counter(self) -> VersionCounter:
+        """The counter of the saved memory (the owner's, for an input)."""
+        return self._counter if self.owner is None else self.owner._version_counter
+
+    @property
+    def storage(self) -> Storage:
+        """Which memory was saved (the owner's, for an input)."""
+        return self._storage if self.owner is None else self.owner._storage
+
+    @property
+    def tensor_serial(self) -> int:
+        """The creation number of the tensor that was saved."""
+        return self._serial if self.owner is None else self.owner._serial
 
     @property
     def current_version(self) -> int:
@@ -156,6 +168,13 @@ class SavedTensor:
         return f"{text}, which is output 0 of {made_by.removesuffix('Backward0')},"
 
     def free(self) -> None:
-        """Drop the values (what backward does without retain_graph=True)."""
+        """Drop the values (what backward does without retain_graph=True).
+
+        What a picture still shows of a freed value (its memory, counter and tensor) is kept.
+        """
+        owner = self.owner
+        if owner is not None:
+            self._counter, self._storage = owner._version_counter, owner._storage
+            self._serial = owner._serial
         self.freed = True
         self.owner = self._values = None
