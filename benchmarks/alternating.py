@@ -95,7 +95,12 @@ def measure(name: str, make: Callable, repeat: int, rounds: int, per: int = 1) -
         for lib_name in order:
             times[lib_name].append(time_block(steps[lib_name], repeat) / per)
     ours, theirs = statistics.median(times["minigrad"]), statistics.median(times["torch"])
-    return {"name": name, "minigrad_us": ours * 1e6, "torch_us": theirs * 1e6, "ratio": ours / theirs}
+    return {
+        "name": name,
+        "minigrad_us": ours * 1e6,
+        "torch_us": theirs * 1e6,
+        "ratio": ours / theirs,
+    }
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ together in the section "Cutting the graph" below.
 
 This is also the one place where an operation joins the graph: `_apply` (results in new
 memory), `_apply_view` (results that share memory) and `_apply_inplace` (changes of this
-tensor's memory), all three built on `_should_record` and `_connect`, in the section "Joining
+tensor's memory), all three built on `_recording` and `_connect`, in the section "Joining
 the graph". The ops themselves (functions/) work on arrays and know nothing of Tensor.
 """
 
@@ -50,6 +50,7 @@ __all__ = ["MaxResult", "Size", "Tensor", "cat", "run_tensor_backward", "stack"]
 
 _tensor_serials = itertools.count()
 _NO_EDGE = (None, 0)  # the empty slot a detached input leaves behind
+_NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 _PACKAGE_DIR = os.path.dirname(__file__)
 
 NON_LEAF_GRAD_WARNING = (
@@ -174,9 +175,14 @@ class Tensor:
 
     @classmethod
     def _from_array(cls, array: np.ndarray) -> Tensor:
-        """Wrap an array that nobody else owns: new storage, new version counter."""
+        """Wrap an array that nobody else owns: new storage, new version counter (both made
+        when first asked for)."""
         tensor = cls.__new__(cls)
-        tensor._set_fields(array)
+        # (the body of _set_fields, written out: this runs for every result of every op)
+        tensor._array = array if type(array) is np.ndarray else np.asarray(array)
+        tensor._serial = next(_tensor_serials)
+        if _state.inference:
+            tensor._inference = True
         return tensor
 
     def _alias(self, share_counter: bool) -> Tensor:
@@ -214,18 +220,22 @@ class Tensor:
     # ---- joining the graph: the one place an op is recorded ---------------------------------
 
     @staticmethod
-    def _should_record(inputs: Sequence[Tensor]) -> bool:
-        """Record an op when grad mode is on and some input requires grad (torch's rule)."""
+    def _recording(inputs: Sequence[Tensor]) -> tuple[bool, ...] | None:
+        """Whether to record an op: grad mode is on and some input requires grad (torch's rule).
+
+        The answer is the op's `needs_input_grad` (which inputs require grad), or None.
+        """
         if not _state.enabled:
-            return False
-        for tensor in inputs:
-            if tensor._requires_grad or tensor._grad_fn is not None:
-                return True
-        return False
+            return None
+        needs = tuple([t._requires_grad or t._grad_fn is not None for t in inputs])
+        if True not in needs:
+            return None
+        # one shared tuple per pattern ((True,), (True, False), ...): fewer objects per node
+        return _NEEDS_PATTERNS.setdefault(needs, needs)
 
     def _edge(self) -> tuple[Node | None, int]:
         """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere."""
-        node = self.grad_fn
+        node = self._grad_fn if self._base is None else self.grad_fn
         if node is not None:
             return (node, 0)
         if self._requires_grad:
@@ -269,11 +279,11 @@ class Tensor:
         A result that is not floating point (an integer cast, an argmax) is never recorded:
         it cannot require grad, as in torch.
         """
-        arrays = [t._array for t in inputs]
-        if not Tensor._should_record(inputs):
-            return Tensor._from_array(node.forward(*arrays))
-        node.needs_input_grad = tuple([t._requires_grad or t._grad_fn is not None for t in inputs])
-        result = node.forward(*arrays)
+        needs = Tensor._recording(inputs)
+        if needs is None:
+            return Tensor._from_array(node.forward(*[t._array for t in inputs]))
+        node.needs_input_grad = needs
+        result = node.forward(*[t._array for t in inputs])
         output = Tensor._from_array(result)
         if result.dtype.kind == "f":
             Tensor._connect(node, output, inputs)
@@ -282,7 +292,7 @@ class Tensor:
     def _apply_view(self, node: views.ViewNode) -> Tensor:
         """Like `_apply`, for ops whose result is a view: same memory, same version counter."""
         output = self._view(node.view_of(self._array), node.view_of)
-        if Tensor._should_record((self,)):
+        if Tensor._recording((self,)) is not None:
             node.needs_input_grad = (True,)
             Tensor._connect(node, output, (self,))
         return output
@@ -296,7 +306,7 @@ class Tensor:
         a view, its base gets a CopySlices node: "the base, with this region replaced").
         """
         self._check_inplace_allowed()
-        if Tensor._should_record((self, *others)):
+        if Tensor._recording((self, *others)) is not None:
             # the op may save its input for backward: give it a copy of the old values, which
             # stay correct after this tensor's memory is overwritten
             before = Tensor._from_array(self._array.copy())
@@ -755,6 +765,8 @@ class Tensor:
         """
         if isinstance(value, Tensor):
             return value
+        if type(value) is float and self._array.dtype.kind == "f":  # the common case
+            return Tensor._from_array(np.array(value, dtype=self._array.dtype))
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
@@ -778,7 +790,8 @@ class Tensor:
 
     def _binary(self, node: Node, other: Tensor) -> Tensor:
         """An elementwise op of two tensors, after torch's broadcasting check."""
-        broadcast_shapes(self._array.shape, other._array.shape)
+        if self._array.shape != other._array.shape:
+            broadcast_shapes(self._array.shape, other._array.shape)
         return Tensor._apply(node, self, other)
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
