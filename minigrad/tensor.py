@@ -780,6 +780,8 @@ class Tensor:
 
     def _operand(self, value: object, method: str) -> Tensor:
         """`value` as a tensor for a named method (`t.add(x)`), with torch's TypeError."""
+        if type(value) is Tensor:
+            return value
         wrapped = self._wrap(value)
         if wrapped is None:
             raise TypeError(
@@ -852,7 +854,9 @@ class Tensor:
     # Operators: a list or a string on the other side gives NotImplemented (Python's TypeError)
     def __add__(self, other: object) -> Tensor:
         wrapped = self._wrap(other)
-        return NotImplemented if wrapped is None else self.add(wrapped)
+        if wrapped is None:
+            return NotImplemented
+        return self._binary(arith.AddBackward0(), wrapped)
 
     def __sub__(self, other: object) -> Tensor:
         wrapped = self._wrap(other)
@@ -860,7 +864,9 @@ class Tensor:
 
     def __mul__(self, other: object) -> Tensor:
         wrapped = self._wrap(other)
-        return NotImplemented if wrapped is None else self.mul(wrapped)
+        if wrapped is None:
+            return NotImplemented
+        return self._binary(arith.MulBackward0(), wrapped)
 
     def __truediv__(self, other: object) -> Tensor:
         wrapped = self._wrap(other)
