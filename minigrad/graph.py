@@ -212,11 +212,12 @@ def run_backward(
         grad, owned = buffers.pop(node)
         input_grads: Sequence[np.ndarray | None] = ()
         if grad is not None:
-            if node._retained_output is not None or type(node) is AccumulateGrad:
+            is_leaf = type(node) is AccumulateGrad
+            if is_leaf or node._retained_output is not None:
                 arrived.append((node, grad, owned))
             if capture is not None and node in capture:
                 captured[node] = grad
-            elif type(node) is not AccumulateGrad:
+            elif not is_leaf:
                 input_grads = node.backward(grad) if not anomaly else _checked(node, grad)
         given = len(input_grads)
         for index, (next_node, _) in enumerate(node.next_functions):
@@ -225,8 +226,9 @@ def run_backward(
             grad_in = input_grads[index] if index < given else None
             if grad_in is not None:
                 buffers.add(next_node, grad_in, node.input_shapes[index], grad)
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
+            remaining = dependencies[next_node] - 1
+            dependencies[next_node] = remaining
+            if remaining == 0:
                 ready.append(next_node)
     # every gradient is computed: now write them, then free what backward used
     for node, grad, owned in arrived:

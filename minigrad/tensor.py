@@ -1213,7 +1213,8 @@ class Tensor:
 
     def _inplace_binary(self, node: Node, other: object, method: str) -> Tensor:
         other = self._operand(other, method)
-        broadcast_shapes(self._array.shape, other._array.shape)
+        if other._array.shape != self._array.shape:
+            broadcast_shapes(self._array.shape, other._array.shape)
         return self._apply_inplace(node, other)
 
     def add_(self, other: object, alpha: float = 1) -> Tensor:
