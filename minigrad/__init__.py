@@ -17,7 +17,7 @@ Where to read, in the order a tensor meets them:
   promotion, checking gradients numerically, printing like torch
 """
 
-from . import autograd
+from . import autograd, data, nn, optim
 from .creation import (
     arange,
     from_numpy,
@@ -46,9 +46,17 @@ from .dtypes import (
     int64,
     uint8,
 )
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .tensor import Size, Tensor
-from .views import cat, stack
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_detect_anomaly,
+    set_grad_enabled,
+)
+from .tensor import Size, Tensor, cat, stack
 
 __version__ = "0.1.0"
 
@@ -78,7 +86,10 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "inference_mode",
+    "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "linspace",
     "long",
     "manual_seed",
@@ -91,6 +102,7 @@ __all__ = [
     "randint",
     "randn",
     "randperm",
+    "set_detect_anomaly",
     "set_grad_enabled",
     "stack",
     "tensor",
@@ -98,7 +110,3 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-
-# The subpackages, so that `minigrad.nn.Linear` works after `import minigrad`, as with torch.
-# They import the names above, so they come last.
-from . import data, nn, optim  # noqa: E402

@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import dtypes
-from .tensor import Tensor, _shape_args, _to_array
+from ._shapes import check_sizes, shape_args
+from .tensor import Tensor, _to_array
 
 __all__ = [
     "arange",
@@ -44,21 +45,27 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._from_array(array)
 
 
-def _sized(shape: tuple, make: Callable[[tuple[int, ...]], np.ndarray], dtype, requires_grad):
-    array = make(_shape_args(shape))
+def _sized(
+    shape: tuple,
+    make: Callable[[tuple[int, ...]], np.ndarray],
+    dtype,
+    requires_grad,
+    what: str = "tensor",
+):
+    array = make(check_sizes(shape_args(shape, what), what))
     if dtype is not None:
-        array = array.astype(dtypes.to_numpy_dtype(dtype))
+        array = array.astype(dtypes.to_numpy_dtype(dtype, what))
     return tensor(array, requires_grad=requires_grad) if requires_grad else from_numpy(array)
 
 
 def zeros(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (float32 by default)."""
-    return _sized(shape, lambda s: np.zeros(s, dtype=np.float32), dtype, requires_grad)
+    return _sized(shape, lambda s: np.zeros(s, dtype=np.float32), dtype, requires_grad, "zeros")
 
 
 def ones(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (float32 by default)."""
-    return _sized(shape, lambda s: np.ones(s, dtype=np.float32), dtype, requires_grad)
+    return _sized(shape, lambda s: np.ones(s, dtype=np.float32), dtype, requires_grad, "ones")
 
 
 def full(
@@ -68,6 +75,7 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor filled with `value` (a float gives float32, an int int64, as in torch)."""
+    check_sizes(shape_args((shape,), "full"))
     return tensor(np.full(tuple(shape), value).tolist(), dtype=dtype, requires_grad=requires_grad)
 
 
@@ -91,6 +99,10 @@ def arange(
     """Evenly spaced values in [start, end): integers stay int64, floats become float32."""
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     values = np.arange(start, end, step)
     return tensor(
         values if values.dtype.kind != "f" else values.astype(np.float32),
@@ -101,6 +113,8 @@ def arange(
 
 def linspace(start: float, end: float, steps: int, requires_grad: bool = False) -> Tensor:
     """`steps` evenly spaced float32 values from start to end, both included."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return tensor(np.linspace(start, end, steps, dtype=np.float32), requires_grad=requires_grad)
 
 

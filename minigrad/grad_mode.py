@@ -2,51 +2,152 @@
 
 `with no_grad():` switches recording off for everything inside (how optimisers update
 parameters without the update becoming part of the graph); `enable_grad()` switches it back on
-inside; `set_grad_enabled(flag)` does either. Each also works as a decorator.
+inside; `set_grad_enabled(flag)` does either. `inference_mode()` is a stricter `no_grad`: what
+it makes can never join a graph later. Each works as a decorator too, also on a generator
+function (the mode then covers every step of the iteration).
+
+As in torch, grad mode belongs to a thread: `no_grad` in one thread does not switch recording
+off in another. Anomaly mode (`set_detect_anomaly`) is one switch for the whole process.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import inspect
+import threading
+import warnings
+from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
-__all__ = ["enable_grad", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = [
+    "detect_anomaly",
+    "enable_grad",
+    "inference_mode",
+    "is_anomaly_enabled",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
+    "no_grad",
+    "set_detect_anomaly",
+    "set_grad_enabled",
+]
 
 
-class _GradMode:
-    enabled = True
+class _ThreadState(threading.local):
+    """The modes of one thread; a new thread starts with recording on, as in torch."""
+
+    enabled = True  # grad mode
+    inference = False  # inside inference_mode()
+
+
+_state = _ThreadState()
+
+
+class _Anomaly:
+    """Anomaly detection: one process-wide switch, as in torch."""
+
+    enabled = False
+    check_nan = True
 
 
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad are being recorded."""
-    return _GradMode.enabled
+    return _state.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside `inference_mode()`."""
+    return _state.inference
+
+
+def is_anomaly_enabled() -> bool:
+    """True while anomaly detection records where each node was made."""
+    return _Anomaly.enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True while anomaly detection also checks backward results for nan."""
+    return _Anomaly.check_nan
 
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _GradModeContext:
-    """Shared body of `no_grad`, `enable_grad` and `set_grad_enabled`."""
+def _check_bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(
+            f"{what}(): argument 'enabled' (position 1) must be bool, not {type(value).__name__}"
+        )
+    return value
 
-    mode = True
+
+class _ModeContext:
+    """Shared body of the mode switches: a context manager, and a decorator for functions and
+    generator functions. Subclasses say what `_switch()` sets and return what to restore."""
+
+    def _switch(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _restore(self, previous: tuple[Any, ...]) -> None:
+        raise NotImplementedError
+
+    def _fresh(self) -> _ModeContext:
+        """A new context of the same kind and settings (one per call of a decorated function)."""
+        return self
 
     def __enter__(self) -> None:
-        self._previous = _GradMode.enabled
-        _GradMode.enabled = self.mode
+        self._previous = self._switch()
 
     def __exit__(self, *exc_info: object) -> None:
-        _GradMode.enabled = self._previous
+        self._restore(self._previous)
 
     def __call__(self, function: F) -> F:
-        """Use the context as a decorator: the whole function runs in this grad mode."""
+        """Use the context as a decorator: the whole function runs in this mode."""
+        if inspect.isgeneratorfunction(function):
+            return self._wrap_generator(function)  # type: ignore[return-value]
 
         @functools.wraps(function)
         def run_in_mode(*args: Any, **kwargs: Any) -> Any:
-            with type(self)():
+            with self._fresh():
                 return function(*args, **kwargs)
 
         return run_in_mode  # type: ignore[return-value]
+
+    def _wrap_generator(self, function: Callable[..., Generator]) -> Callable[..., Generator]:
+        """Each step of the generator runs in the mode; the caller's mode is back in between."""
+
+        @functools.wraps(function)
+        def generate_in_mode(*args: Any, **kwargs: Any) -> Generator:
+            generator = function(*args, **kwargs)
+            to_send: Any = None
+            while True:
+                try:
+                    with self._fresh():
+                        value = generator.send(to_send)
+                except StopIteration as stop:
+                    return stop.value
+                try:
+                    to_send = yield value
+                except GeneratorExit:
+                    with self._fresh():
+                        generator.close()
+                    raise
+
+        return generate_in_mode
+
+
+class _GradModeContext(_ModeContext):
+    mode = True
+
+    def _fresh(self) -> _ModeContext:
+        return type(self)()
+
+    def _switch(self) -> tuple[Any, ...]:
+        previous = (_state.enabled,)
+        _state.enabled = self.mode
+        return previous
+
+    def _restore(self, previous: tuple[Any, ...]) -> None:
+        (_state.enabled,) = previous
 
 
 class no_grad(_GradModeContext):  # noqa: N801 - torch's name
@@ -65,21 +166,91 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801 - torch's name
     """Switch recording on or off: as a call it takes effect at once, as a `with` until exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
-        self._previous = _GradMode.enabled
-        _GradMode.enabled = self.mode  # torch applies it immediately, not only in `with`
+        self.mode = _check_bool(mode, "set_grad_enabled")
+        self._previous = self._switch()  # torch applies it immediately, not only in `with`
+
+    def _fresh(self) -> _ModeContext:
+        context = _GradModeContext()  # a plain switch to the same mode, for each decorated call
+        context.mode = self.mode
+        return context
 
     def __enter__(self) -> None:
-        _GradMode.enabled = self.mode
+        _state.enabled = self.mode  # already switched by __init__; keep its _previous
 
     def __call__(self, function: F) -> F:
         """Decorator form: the function runs with recording set to `mode`."""
-        _GradMode.enabled = self._previous  # the decorator form must not leak the mode
-        mode = self.mode
+        self._restore(self._previous)  # the decorator form must not leak the mode
+        return super().__call__(function)
 
-        @functools.wraps(function)
-        def run_in_mode(*args: Any, **kwargs: Any) -> Any:
-            with set_grad_enabled(mode):
-                return function(*args, **kwargs)
 
-        return run_in_mode  # type: ignore[return-value]
+class inference_mode(_ModeContext):  # noqa: N801 - torch's name
+    """Like `no_grad`, stricter: tensors made inside are *inference tensors*.
+
+    An inference tensor has no version counter and can never be saved for backward later, so
+    torch can skip that bookkeeping; `t.is_inference()` tells them apart.
+    """
+
+    def __new__(cls, mode: Any = True) -> Any:
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # `@inference_mode` without parentheses, as torch allows
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def _fresh(self) -> _ModeContext:
+        return inference_mode(self.mode)
+
+    def _switch(self) -> tuple[Any, ...]:
+        previous = (_state.enabled, _state.inference)
+        _state.inference = self.mode
+        _state.enabled = not self.mode and _state.enabled
+        return previous
+
+    def _restore(self, previous: tuple[Any, ...]) -> None:
+        _state.enabled, _state.inference = previous
+
+
+class set_detect_anomaly(_ModeContext):  # noqa: N801 - torch's name
+    """Switch anomaly detection on or off: at once as a call, until exit as a `with`.
+
+    While it is on, every recorded node keeps the traceback of the line that made it, and when
+    its backward fails, a warning shows that traceback before the error: the line to look at.
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.mode = _check_bool(mode, "set_anomaly_enabled")
+        self.check_nan = check_nan
+        self._previous = self._switch()
+
+    def _switch(self) -> tuple[Any, ...]:
+        previous = (_Anomaly.enabled, _Anomaly.check_nan)
+        _Anomaly.enabled, _Anomaly.check_nan = self.mode, self.check_nan
+        return previous
+
+    def _restore(self, previous: tuple[Any, ...]) -> None:
+        _Anomaly.enabled, _Anomaly.check_nan = previous
+
+    def __enter__(self) -> None:
+        _Anomaly.enabled, _Anomaly.check_nan = self.mode, self.check_nan
+
+
+class detect_anomaly(_ModeContext):  # noqa: N801 - torch's name
+    """Context manager and decorator: anomaly detection on inside (with torch's warning)."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+            "only be enabled for debugging.",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def _switch(self) -> tuple[Any, ...]:
+        previous = (_Anomaly.enabled, _Anomaly.check_nan)
+        _Anomaly.enabled, _Anomaly.check_nan = True, self.check_nan
+        return previous
+
+    def _restore(self, previous: tuple[Any, ...]) -> None:
+        _Anomaly.enabled, _Anomaly.check_nan = previous

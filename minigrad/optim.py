@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .autograd import no_grad
 from .creation import tensor
+from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
 __all__ = ["SGD", "Adam", "Optimizer"]
@@ -45,6 +45,11 @@ class Optimizer:
         # keyed by the parameter (tensors hash by identity); {} for one not yet stepped, as torch
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got minigrad.{params.dtype.tensor_type}"
+            )
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
@@ -107,7 +112,6 @@ class Optimizer:
 def _run_closure(closure: Callable[[], Tensor] | None) -> Tensor | None:
     if closure is None:
         return None
-    from .autograd import enable_grad
 
     with enable_grad():
         return closure()

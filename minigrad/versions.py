@@ -10,23 +10,30 @@ them is the whole story of this course:
 
 That check is `SavedTensor.unpack`, at the bottom: a value saved for backward remembers the
 version its memory had, and backward refuses to use it once the counter has moved on.
+
+Nothing here imports a Tensor: a SavedTensor is built from a tensor's fields (tensor.py does
+that), so this module sits below the graph and the tensor.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .tensor import Tensor
+from .dtypes import from_numpy_dtype
+from .grad_mode import is_anomaly_enabled
+
+__all__ = ["SECOND_BACKWARD_MESSAGE", "SavedTensor", "Storage", "VersionCounter"]
 
 _storage_serials = itertools.count()
 
 
 class VersionCounter:
     """How many times a piece of memory was changed in place; shared by value-sharing tensors."""
+
+    __slots__ = ("value",)
 
     def __init__(self) -> None:
         self.value = 0
@@ -43,6 +50,8 @@ class Storage:
     The serial number gives storages a stable order (never `id()`, which changes between runs).
     """
 
+    __slots__ = ("serial",)
+
     def __init__(self) -> None:
         self.serial = next(_storage_serials)
 
@@ -57,29 +66,75 @@ SECOND_BACKWARD_MESSAGE = (
     "backward."
 )
 
+VERSION_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+VERSION_HINT_IN_ANOMALY_MODE = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
+
 
 class SavedTensor:
     """A value kept for backward, with the version its memory had when it was saved.
 
-    It keeps the array and the version counter, never the tensor object: a node that kept its
-    own output tensor would form a reference cycle (output -> grad_fn -> output).
+    An input is kept as the tensor object itself (`owner`), as torch keeps it: `x.data = ...`
+    after the forward is then seen by backward, and its counter and storage are the owner's.
+    An op's own output is kept as its array, counter and storage only: a node that kept its
+    output tensor would form a reference cycle (output -> grad_fn -> output).
     """
 
-    def __init__(self, tensor: Tensor, is_output: bool) -> None:
-        self.array: np.ndarray | None = tensor._array
-        self.version_counter = tensor._version_counter
-        self.saved_version = tensor._version_counter.value
-        self.storage = tensor._storage
-        self.tensor_serial = tensor._serial
-        self.is_output = is_output
-        # what the version error names: "output 0 of Sigmoid" (kept as a string, not the node,
-        # so a node that saves its own output does not point back at itself)
-        self._output_of = _output_of(tensor)
+    __slots__ = (
+        "owner",
+        "_values",
+        "_counter",
+        "_storage",
+        "_serial",
+        "saved_version",
+        "is_output",
+        "output_of",
+        "freed",
+    )
+
+    def __init__(
+        self,
+        owner: Any,
+        saved_version: int,
+        output: tuple[np.ndarray, VersionCounter, Storage, int] | None = None,
+        output_of: str | None = None,
+    ) -> None:
+        self.owner = owner  # the input tensor (None for an output)
+        self.saved_version = saved_version
+        if output is None:
+            self._values = self._counter = self._storage = self._serial = None
+        else:
+            self._values, self._counter, self._storage, self._serial = output
+        self.is_output = output is not None
+        self.output_of = output_of  # an output's node name, for the version error
+        self.freed = False
 
     @property
-    def freed(self) -> bool:
-        """True once backward has dropped the values (it does unless retain_graph=True)."""
-        return self.array is None
+    def array(self) -> np.ndarray | None:
+        """The values kept (an input's current array), or None once freed."""
+        if self.freed:
+            return None
+        return self._values if self.owner is None else self.owner._array
+
+    @property
+    def version_counter(self) -> VersionCounter:
+        """The counter of the saved memory (the owner's, for an input)."""
+        return self._counter if self.owner is None else self.owner._version_counter
+
+    @property
+    def storage(self) -> Storage:
+        """Which memory was saved (the owner's, for an input)."""
+        return self._storage if self.owner is None else self.owner._storage
+
+    @property
+    def tensor_serial(self) -> int:
+        """The creation number of the tensor that was saved."""
+        return self._serial if self.owner is None else self.owner._serial
 
     @property
     def current_version(self) -> int:
@@ -88,35 +143,38 @@ class SavedTensor:
 
     def unpack(self) -> np.ndarray:
         """Return the saved values, after checking they were not freed or changed in place."""
-        if self.array is None:
+        if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        if self.current_version != self.saved_version:
+        if self.version_counter.value != self.saved_version:
+            hint = VERSION_HINT_IN_ANOMALY_MODE if is_anomaly_enabled() else VERSION_HINT
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {self._describe()} is at version {self.current_version}; "
-                f"expected version {self.saved_version} instead. Hint: the tensor was changed in "
-                "place (perhaps through a view or a detach()ed alias) after this operation saved "
-                "it; clone() it before changing it, or change it out of place."
+                f"expected version {self.saved_version} instead. {hint}"
             )
-        return self.array
+        return self._values if self.owner is None else self.owner._array
 
     def _describe(self) -> str:
         """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid,', as torch words it."""
-        kinds = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor"}
-        kind = kinds.get(self.array.dtype.name, "Tensor")
-        text = f"[minigrad.{kind} [{', '.join(str(n) for n in self.array.shape)}]]"
-        if self._output_of is None:
+        array = self.array
+        kind = from_numpy_dtype(array.dtype).tensor_type
+        text = f"[minigrad.{kind} [{', '.join(str(n) for n in array.shape)}]]"
+        made_by = self.output_of
+        if self.owner is not None:  # an input: torch names the node that made it *now*
+            node = self.owner.grad_fn
+            made_by = "AsStrided" if self.owner._base is not None else node and node.name()
+        if made_by is None:
             return text
-        return f"{text}, which is output 0 of {self._output_of},"
+        return f"{text}, which is output 0 of {made_by.removesuffix('Backward0')},"
 
     def free(self) -> None:
-        """Drop the values (what backward does without retain_graph=True)."""
-        self.array = None
+        """Drop the values (what backward does without retain_graph=True).
 
-
-def _output_of(tensor: Tensor) -> str | None:
-    """'Sigmoid' for an output of SigmoidBackward0, 'AsStrided' for a view, None for a leaf."""
-    if tensor._base is not None:
-        return "AsStrided"
-    node = tensor.grad_fn
-    return None if node is None else node.name().removesuffix("Backward0")
+        What a picture still shows of a freed value (its memory, counter and tensor) is kept.
+        """
+        owner = self.owner
+        if owner is not None:
+            self._counter, self._storage = owner._version_counter, owner._storage
+            self._serial = owner._serial
+        self.freed = True
+        self.owner = self._values = None

@@ -197,7 +197,7 @@ def test_grad_setter_checks_shape():
     a = leaf()
     a.grad = minigrad.zeros(3)
     a.grad = None
-    with pytest.raises(RuntimeError, match="assigned grad has data of a different size"):
+    with pytest.raises(RuntimeError, match="attempting to assign a gradient of size"):
         a.grad = minigrad.zeros(2)
 
 
@@ -303,14 +303,14 @@ def test_gradcheck_accepts_correct_gradients():
 
 
 def test_gradcheck_catches_a_wrong_backward():
-    class WrongExp(minigrad.ops.ExpBackward0):
+    class WrongExp(minigrad.functions.unary.ExpBackward0):
         def backward(self, grad):
             return (grad * 2 * self.unpack("result"),)
 
     x = minigrad.tensor([0.1, 0.2], dtype=minigrad.float64, requires_grad=True)
 
     def wrong(t):
-        return minigrad.ops.run_op(WrongExp(), t)
+        return minigrad.Tensor._apply(WrongExp(), t)
 
     with pytest.raises(GradcheckError, match="Jacobian mismatch"):
         gradcheck(wrong, x)

@@ -2,6 +2,7 @@
 the graph (detach, detach_, .data), each checked against the behaviour in GUIDE §1."""
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -67,11 +68,11 @@ def test_tensor_copies_its_data():
 
 
 def test_unknown_dtype_is_a_clear_error():
-    with pytest.raises(TypeError, match="minigrad dtype"):
+    with pytest.raises(TypeError, match="must be minigrad.dtype"):
         minigrad.tensor([1.0], dtype="float32")
     with pytest.raises(TypeError, match="does not support numpy dtype complex128"):
         minigrad.tensor(np.zeros(2, dtype=complex))
-    with pytest.raises(TypeError, match="can't make a tensor"):
+    with pytest.raises(ValueError, match="too many dimensions 'str'"):  # torch's words
         minigrad.tensor(["a", "b"])
 
 
@@ -140,7 +141,7 @@ def test_repr_suffixes():
     assert repr(minigrad.tensor([1.0], dtype=minigrad.float64)) == (
         "tensor([1.], dtype=minigrad.float64)"
     )
-    assert repr(out.grad_fn) == "<SigmoidBackward0>"
+    assert re.fullmatch(r"<SigmoidBackward0 object at 0x[0-9a-f]+>", repr(out.grad_fn))
     assert repr(minigrad.float32) == "minigrad.float32"
 
 

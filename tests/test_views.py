@@ -131,7 +131,10 @@ def test_expand_errors_and_values():
     x = minigrad.tensor([[1.0], [2.0]])
     assert x.expand(2, 3).tolist() == [[1.0] * 3, [2.0] * 3]
     assert x.expand(-1, 2).shape == (2, 2)
-    with pytest.raises(RuntimeError, match="^The expanded size of the tensor must match"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^The expanded size of the tensor \(3\) must match the existing size \(2\)",
+    ):
         x.expand(3, 3)
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
-from ..autograd import no_grad
 from ..creation import manual_seed, randn
+from ..grad_mode import no_grad
 from ..tensor import Tensor
 from . import functional as F
 from .modules import Linear, ReLU, Sequential

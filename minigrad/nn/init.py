@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from ..autograd import no_grad
 from ..creation import generator
+from ..grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = [

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
-from ..autograd import no_grad
 from ..creation import zeros
+from ..grad_mode import no_grad
 from ..tensor import Tensor
 from . import functional as F
 from . import init

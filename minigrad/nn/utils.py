@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..autograd import no_grad
+from ..grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = ["clip_grad_norm_"]

@@ -1,0 +1,81 @@
+"""Matrix products on 1-D and 2-D arrays, with the node torch records for each shape pair:
+matrix @ matrix is MmBackward0, matrix @ vector MvBackward0, vector @ vector DotBackward0."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import from_numpy_dtype
+from ..graph import Node
+
+
+def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
+    if a.dtype != b.dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{from_numpy_dtype(a.dtype).name_in_errors} != "
+            f"{from_numpy_dtype(b.dtype).name_in_errors}"
+        )
+
+
+class MmBackward0(Node):
+    """mm(self, mat2) -- self: grad @ mat2.T; mat2: self.T @ grad."""
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        (n, k), (k2, m) = a.shape, b.shape
+        if k != k2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+        _check_same_dtype(a, b)
+        self.save("self", 0, for_input=1)
+        self.save("mat2", 1, for_input=0)
+        return a @ b
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_a, need_b = self.needs_input_grad
+        return (
+            grad @ self.unpack("mat2").T if need_a else None,
+            self.unpack("self").T @ grad if need_b else None,
+        )
+
+
+class MvBackward0(Node):
+    """mv(self, vec) -- self: outer(grad, vec); vec: self.T @ grad."""
+
+    def forward(self, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+        (n, k), (k2,) = a.shape, v.shape
+        if k != k2:
+            raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+        _check_same_dtype(a, v)
+        self.save("self", 0, for_input=1)
+        self.save("vec", 1, for_input=0)
+        return a @ v
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_a, need_v = self.needs_input_grad
+        return (
+            np.outer(grad, self.unpack("vec")) if need_a else None,
+            self.unpack("self").T @ grad if need_v else None,
+        )
+
+
+class DotBackward0(Node):
+    """dot(self, tensor) -- self: grad * tensor; tensor: grad * self."""
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.shape != b.shape:
+            n, m = a.size, b.size
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                f"number of elements, but got {n} and {m} elements respectively"
+            )
+        _check_same_dtype(a, b)
+        self.save("self", 0, for_input=1)
+        self.save("tensor", 1, for_input=0)
+        return np.asarray(a @ b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_a, need_b = self.needs_input_grad
+        return (
+            grad * self.unpack("tensor") if need_a else None,
+            grad * self.unpack("self") if need_b else None,
+        )

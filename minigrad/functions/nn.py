@@ -1,0 +1,302 @@
+"""What `minigrad.nn.functional` records: the fused linear layer, embedding, leaky relu,
+softmax and the losses, each one node named like torch's grad_fn, so a loss shows up in a
+picture as one node, exactly where torch puts it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import kind_word
+from ..graph import Node
+
+
+def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
+    """Apply 'mean' / 'sum' / 'none' to elementwise losses."""
+    if reduction == "mean":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(values.mean(dtype=values.dtype))
+    if reduction == "sum":
+        return np.asarray(values.sum(dtype=values.dtype))
+    return values
+
+
+def _reduce_backward(grad: np.ndarray, shape: tuple[int, ...], reduction: str) -> np.ndarray:
+    """The gradient reaching each elementwise loss, for the gradient `grad` of the reduced one."""
+    if reduction == "mean":
+        return np.broadcast_to(grad / max(int(np.prod(shape)), 1), shape)
+    if reduction == "sum":
+        return np.broadcast_to(grad, shape)
+    return grad
+
+
+def _float(x: np.ndarray) -> np.ndarray:
+    return x if x.dtype.kind == "f" else x.astype(np.float32)
+
+
+class AddmmBackward0(Node):
+    """addmm(self, mat1, mat2): self + mat1 @ mat2, torch's fused op behind `Linear` --
+    self: grad (summed over the batch); mat1: grad @ mat2.T; mat2: mat1.T @ grad.
+
+    `mat2` is `weight.t()`, a view: an optimizer step that changes the weight in place makes an
+    older graph through this layer unusable, as in torch.
+    """
+
+    def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
+        (n, k), (k2, m) = mat1.shape, mat2.shape
+        if k != k2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+        if mat1.dtype != mat2.dtype:
+            raise RuntimeError(
+                f"mat1 and mat2 must have the same dtype, but got {_kind(mat1)} and {_kind(mat2)}"
+            )
+        self.save("mat1", 1, for_input=2)
+        self.save("mat2", 2, for_input=1)
+        return mat1 @ mat2 + bias
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+        _, need_mat1, need_mat2 = self.needs_input_grad
+        grad_mat1 = grad @ self.unpack("mat2").T if need_mat1 else None
+        grad_mat2 = self.unpack("mat1").T @ grad if need_mat2 else None
+        return grad, grad_mat1, grad_mat2
+
+
+def _kind(array: np.ndarray) -> str:
+    return kind_word(array.dtype)
+
+
+class EmbeddingBackward0(Node):
+    """embedding(weight, indices) -- weight: zeros with each grad row added at its index."""
+
+    def __init__(self, indices: np.ndarray, padding_idx: int | None) -> None:
+        super().__init__()
+        self.indices = indices
+        self.padding_idx = padding_idx
+
+    def forward(self, weight: np.ndarray) -> np.ndarray:
+        rows = weight.shape[0]
+        if self.indices.size and (self.indices.min() < 0 or self.indices.max() >= rows):
+            raise IndexError("index out of range in self")
+        return weight[self.indices]
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        np.add.at(full, self.indices, grad)  # a repeated index collects every contribution
+        if self.padding_idx is not None:
+            full[self.padding_idx] = 0
+        return (full,)
+
+
+class LeakyReluBackward0(Node):
+    """leaky_relu(self, negative_slope) -- self: grad where self > 0, else grad * slope."""
+
+    def __init__(self, negative_slope: float) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        self.save("self", 0)
+        return np.where(x > 0, x, x * self.negative_slope).astype(x.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.where(self.unpack("self") > 0, grad, grad * self.negative_slope),)
+
+
+class SoftmaxBackward0(Node):
+    """softmax(self, dim) -- self: result * (grad - (grad * result).sum(dim, keepdim=True))."""
+
+    saves_result = True
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        x = _float(a)
+        if x.ndim == 0:
+            return np.ones_like(x)
+        shifted = np.exp(x - x.max(axis=self.dim, keepdims=True))  # no overflow for large x
+        return shifted / shifted.sum(axis=self.dim, keepdims=True)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        s = self.unpack("result")
+        if s.ndim == 0:
+            return (np.zeros_like(grad),)
+        return (s * (grad - (grad * s).sum(axis=self.dim, keepdims=True)),)
+
+
+class LogSoftmaxBackward0(Node):
+    """log_softmax(self, dim) -- self: grad - exp(result) * grad.sum(dim, keepdim=True)."""
+
+    saves_result = True
+
+    def __init__(self, dim: int) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        x = _float(a)
+        if x.ndim == 0:
+            return np.zeros_like(x)
+        top = x.max(axis=self.dim, keepdims=True)
+        log_total = np.log(np.exp(x - top).sum(axis=self.dim, keepdims=True))
+        return x - top - log_total
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        softmax_values = np.exp(self.unpack("result"))
+        if softmax_values.ndim == 0:
+            return (np.zeros_like(grad),)
+        return (grad - softmax_values * grad.sum(axis=self.dim, keepdims=True),)
+
+
+class MseLossBackward0(Node):
+    """mse_loss(self, target, reduction) -- self: 2 * (self - target) * grad (reduced back);
+    target: the same with the opposite sign."""
+
+    def __init__(self, reduction: str) -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
+        self.save("self", 0)
+        self.save("target", 1)
+        diff = x - target
+        return _reduce(diff * diff, self.reduction)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        diff = self.unpack("self") - self.unpack("target")
+        grad_input = 2 * diff * _reduce_backward(grad, diff.shape, self.reduction)
+        return grad_input, -grad_input
+
+
+class NllLossBackward0(Node):
+    """nll_loss(self, target, weight, reduction, ignore_index) -- self: -weight[target] * grad
+    at each sample's target class (divided by the total weight for 'mean'), 0 elsewhere.
+
+    The integer target is not differentiable, so it is no edge of the graph; it is kept as an
+    array. With 'mean' the losses are divided by the total weight of the counted samples.
+    """
+
+    def __init__(
+        self, target: np.ndarray, weight: np.ndarray | None, ignore_index: int, reduction: str
+    ) -> None:
+        super().__init__()
+        self.target = target
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.reduction = reduction
+
+    def forward(self, log_probs: np.ndarray) -> np.ndarray:
+        x, target = log_probs, self.target
+        if x.ndim == 1:  # one sample without a batch dimension
+            x, target = x[None, :], target.reshape(1)
+        counted = target != self.ignore_index
+        wrong = counted & ((target < 0) | (target >= x.shape[1]))
+        if np.any(wrong):
+            raise IndexError(f"Target {int(target[wrong][0])} is out of bounds.")
+        safe_target = np.where(counted, target, 0)
+        weights = np.ones(x.shape[1], dtype=x.dtype) if self.weight is None else self.weight
+        self.sample_weight = (weights[safe_target] * counted).astype(x.dtype)
+        self.total_weight = self.sample_weight.sum()
+        losses = -x[np.arange(x.shape[0]), safe_target] * self.sample_weight
+        if self.reduction == "none":
+            return losses.reshape(log_probs.shape[:-1])
+        total = losses.sum(dtype=x.dtype)
+        if self.reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                total = total / self.total_weight  # nan when every sample is ignored, as torch
+        return np.asarray(total, dtype=x.dtype)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        rows = 1 if len(shape) == 1 else shape[0]
+        target = self.target.reshape(rows)
+        per_sample = np.broadcast_to(grad, (rows,)) if self.reduction != "none" else grad
+        per_sample = per_sample.reshape(rows) * self.sample_weight
+        if self.reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_sample = per_sample / self.total_weight
+        full = np.zeros((rows, shape[-1]), dtype=grad.dtype)
+        full[np.arange(rows), np.where(target != self.ignore_index, target, 0)] = -per_sample
+        return (full.reshape(shape),)
+
+
+class BinaryCrossEntropyBackward0(Node):
+    """binary_cross_entropy(self, target, weight) on probabilities p --
+    self: grad * (p - t) / max(p * (1 - p), 1e-12); target: grad * (log(1 - p) - log(p)).
+
+    As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss.
+    """
+
+    def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
+        super().__init__()
+        self.weight = weight
+        self.reduction = reduction
+
+    def forward(self, p: np.ndarray, t: np.ndarray) -> np.ndarray:
+        if np.any((p < 0) | (p > 1)):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        self.save("self", 0)
+        self.save("target", 1)
+        with np.errstate(divide="ignore"):
+            log_p = np.maximum(np.log(p), -100)
+            log_not_p = np.maximum(np.log1p(-p), -100)
+        losses = -(t * log_p + (1 - t) * log_not_p)
+        if self.weight is not None:
+            losses = losses * self.weight
+        return _reduce(losses.astype(p.dtype, copy=False), self.reduction)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p, t = self.unpack("self"), self.unpack("target")
+        upstream = _reduce_backward(grad, p.shape, self.reduction)
+        if self.weight is not None:
+            upstream = upstream * self.weight
+        grad_p = upstream * (p - t) / np.maximum(p * (1 - p), 1e-12)
+        with np.errstate(divide="ignore"):
+            grad_t = upstream * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
+        return grad_p, grad_t
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    """binary_cross_entropy_with_logits(self, target, weight, pos_weight) on raw scores x --
+    self: grad * (sigmoid(x) - t) (with pos_weight: grad * ((1 - t) - c * (1 - sigmoid(x))));
+    target: grad * -x (plus (pos_weight - 1) * softplus(-x) with pos_weight).
+
+    Per element, with c = 1 + (pos_weight - 1) * t:
+    loss = (1 - t) * x + c * softplus(-x), and softplus(-x) = max(-x, 0) + log1p(exp(-|x|)).
+    """
+
+    def __init__(
+        self, weight: np.ndarray | None, pos_weight: np.ndarray | None, reduction: str
+    ) -> None:
+        super().__init__()
+        self.weight = weight
+        self.pos_weight = pos_weight
+        self.reduction = reduction
+
+    def forward(self, x: np.ndarray, t: np.ndarray) -> np.ndarray:
+        self.save("self", 0)
+        self.save("target", 1)
+        softplus_neg = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+        scale = 1 if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
+        losses = (1 - t) * x + scale * softplus_neg
+        if self.weight is not None:
+            losses = losses * self.weight
+        return _reduce(losses.astype(x.dtype, copy=False), self.reduction)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x, t = self.unpack("self"), self.unpack("target")
+        shape = np.broadcast_shapes(x.shape, t.shape)
+        upstream = _reduce_backward(grad, shape, self.reduction)
+        if self.weight is not None:
+            upstream = upstream * self.weight
+        exp_neg_abs = np.exp(-np.abs(x))
+        sig = np.where(x >= 0, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs))
+        if self.pos_weight is None:
+            grad_x = sig - t
+            grad_t = -x
+        else:
+            scale = 1 + (self.pos_weight - 1) * t
+            grad_x = (1 - t) - scale * (1 - sig)
+            softplus_neg = np.maximum(-x, 0) + np.log1p(exp_neg_abs)
+            grad_t = -x + (self.pos_weight - 1) * softplus_neg
+        return upstream * grad_x, upstream * grad_t
