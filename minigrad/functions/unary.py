@@ -44,12 +44,13 @@ class SigmoidBackward0(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         x = a.astype(float_dtype(a), copy=False)
-        # 1 / (1 + exp(-x)) written as (1 + tanh(x / 2)) / 2: the same values, and no overflow
-        # for very negative x (so no warning to silence); computed in place in one new array
-        result = np.multiply(x, 0.5, dtype=x.dtype)
-        np.tanh(result, out=result)
+        # 1 / (1 + exp(-x)), as torch computes it (the tanh form differs in the last bit).
+        # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0.
+        result = np.negative(x, out=np.empty_like(x))  # then in place: one array in all
+        with np.errstate(over="ignore"):
+            np.exp(result, out=result)
         result += 1
-        result *= 0.5
+        np.reciprocal(result, out=result)
         return result
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
