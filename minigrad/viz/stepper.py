@@ -39,12 +39,15 @@ import html
 import inspect
 import re
 import traceback
+import types
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from ..creation import tensor
+from ..grad_mode import no_grad
 from .compare import Comparison
 from .model import GraphSnapshot, snapshot
 from .render import Graph
@@ -585,7 +588,9 @@ def cut_stepper(route: str, lib: Any = None) -> Stepper:
         valid = ", ".join(repr(r) for r in ROUTES)
         raise ValueError(f"viz.cut_stepper: unknown route {route!r}; the routes are {valid}")
     if lib is None:
-        import minigrad as lib
+        # The two names a story needs, taken from their own layers (viz may not import the
+        # package that imports viz).
+        lib = types.SimpleNamespace(__name__="minigrad", tensor=tensor, no_grad=no_grad)
     mod = "mg" if lib.__name__ == "minigrad" else lib.__name__
     steps, plain = _story(route, lib, mod)
     frames, namespace = _run(_check_steps(steps), ("out",), None)
