@@ -43,6 +43,8 @@ notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_deta
 	@$(PY) scripts/run_notebooks.py $(NB)
 	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
 	@$(PY) scripts/slides_metadata.py $(NB)
+	@# The metadata script adds notes cells, so the md/ twins are written again after it.
+	@$(PY) scripts/notebook_pairs.py sync --from-notebooks $(NB)
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
 	$(PY) scripts/check_rerun.py $(NB)

@@ -216,14 +216,21 @@ def sync(notebook_or_md: Path, md_named: bool = False) -> Path:
         write_md(notebook)
         return notebook
     print(f"notebook_pairs: taking the cells of {shown(notebook)} from {shown(md)}")
+    before = nbformat.read(notebook, as_version=4) if notebook.exists() else None
     os.utime(md)  # jupytext --sync takes the cells from the file modified last
     status = jupytext_cli(["--sync", "--quiet", str(md)])
     if status:
         raise RuntimeError(f"jupytext --sync {shown(md)} failed (exit {status})")
-    # jupytext notes the .md's code lexer in the notebook; the pairing lives in jupytext.toml.
     nb = nbformat.read(notebook, as_version=4)
-    if nb.metadata.pop("jupytext", None) is not None:
-        nbformat.write(nb, notebook)
+    # jupytext notes the .md's code lexer in the notebook; the pairing lives in jupytext.toml.
+    nb.metadata.pop("jupytext", None)
+    # jupytext may keep an edited cell's outputs (it matches cells by position too); outputs
+    # stored under code that is no longer in the notebook describe code nobody can see.
+    known = {c.source for c in before.cells if c.cell_type == "code"} if before else set()
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source not in known:
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(nb, notebook)
     write_md(notebook)
     return notebook
 
