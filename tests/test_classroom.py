@@ -245,7 +245,7 @@ def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: P
     assert "Autograd graph drawn by minigrad.viz: " in page
     assert "speaker-notes" not in page
     assert (
-        "_static/mathjax/tex-chtml.js" in (site / "notebooks" / "08_myth_busting.html").read_text()
+        "_static/mathjax/tex-chtml.js" in (site / "notebooks" / "09_myth_busting.html").read_text()
     )
     for html_page in site.rglob("*.html"):
         text = html_page.read_text(encoding="utf-8")
