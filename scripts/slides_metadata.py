@@ -25,8 +25,9 @@ below it become one markdown cell of type "notes" placed right after that headin
 Notes cells are rewritten on every run; notes whose heading is not in the notebook are reported
 as warnings (the notebook was probably edited: update the notes file).
 
-The Chinese notebooks (notebooks/zh/) are skipped: they get the English cells' metadata and
-translated notes cells from scripts/translations.py, which `make notebooks` runs afterwards.
+The Chinese notebooks (notebooks/zh/, metadata "language": "zh-CN") are skipped: they get the
+English cells' metadata and translated notes cells from scripts/translations.py, which
+`make notebooks` runs afterwards.
 
 Notebooks are read and written as plain JSON with the layout Jupyter itself writes (indent 1,
 sorted keys), so a run that changes nothing leaves the files byte-identical.
@@ -42,7 +43,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 NOTES_DIR = REPO / "docs" / "speaker_notes"
-ZH_NOTEBOOKS = REPO / "notebooks" / "zh"  # generated: see is_generated
 NOTES_TAG = "speaker-notes"
 SKIP_TAG = "slides-skip"
 
@@ -168,24 +168,24 @@ def dump(nb: dict) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def is_generated(path: Path) -> bool:
-    """Whether ``path`` is a Chinese notebook, which scripts/translations.py generates.
+def is_generated(nb: dict) -> bool:
+    """Whether ``nb`` is a Chinese notebook, which scripts/translations.py generates (it marks
+    them with metadata "language": "zh-CN").
 
     Its slide metadata is the English cells' (copied with the cells) and its notes cells are
     the translated English ones, so this script leaves it alone: here the notes would be looked
     up by Chinese headings in the English notes files, and slide types could drift apart.
     """
-    return path.resolve().is_relative_to(ZH_NOTEBOOKS)
+    return nb.get("metadata", {}).get("language") == "zh-CN"
 
 
 def find_notebooks(paths: list[str]) -> list[Path]:
-    """Notebooks named on the command line, or every notebook under notebooks/ (recursively),
-    the generated Chinese ones left out."""
+    """Notebooks named on the command line, or every notebook under notebooks/ (recursively)."""
     roots = [Path(p) for p in paths] or [REPO / "notebooks"]
     found: set[Path] = set()
     for root in roots:
         for nb in [root] if root.is_file() else root.rglob("*.ipynb"):
-            if ".ipynb_checkpoints" not in nb.parts and not is_generated(nb):
+            if ".ipynb_checkpoints" not in nb.parts:
                 found.add(nb)
     return sorted(found)
 
@@ -200,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in find_notebooks(args.paths):
         text = path.read_text(encoding="utf-8")
         nb = json.loads(text)
+        if is_generated(nb):
+            continue
         new, unused = updated(nb, read_notes(NOTES_DIR / f"{path.stem}.md"))
         for key in unused:
             print(f"warning: {path.name}: speaker notes for a heading it lacks: {key!r}")
