@@ -451,6 +451,17 @@ def stem_of(name: str, paths: Paths) -> str | None:
     return stem if paths.english_notebook(stem).exists() else None
 
 
+def stems_of(names: list[str], paths: Paths) -> list[str | None]:
+    """The stems ``names`` stand for; a folder (`make notebooks NB=notebooks/`) means all."""
+    stems: list[str | None] = []
+    for name in names:
+        if Path(name).is_dir():
+            stems += paths.stems()
+        else:
+            stems.append(stem_of(name, paths))
+    return stems
+
+
 def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
     """Run one command; returns the exit status."""
     paths = paths or Paths.of(REPO)
@@ -467,9 +478,9 @@ def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
     args = parser.parse_args(argv)
 
     names = [args.stem] if args.command == "accept" else args.names
-    stems = [stem_of(n, paths) for n in names] or paths.stems()
+    stems = stems_of(names, paths) or paths.stems()
     if None in stems:
-        bad = [n for n, s in zip(names, stems, strict=True) if s is None]
+        bad = [n for n in names if not Path(n).is_dir() and stem_of(n, paths) is None]
         print(f"translations: no English notebook for {', '.join(bad)} (in {paths.english})")
         return 2
     stems = list(dict.fromkeys(s for s in stems if s is not None))
