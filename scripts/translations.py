@@ -265,6 +265,7 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
     zh = read_notebook(zh_path)
     expected = build_notebook(english, read_translation(paths.translation(stem)))
     problems = []
+    stale_markdown = []
     if [c.get("id") for c in zh.cells] != [c.get("id") for c in expected.cells]:
         problems.append(f"{shown}: its cells are not the English notebook's cells. {fix}.")
         return problems, []
@@ -287,10 +288,13 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
                 f"notebook, never the zh one. {fix}."
             )
         else:
-            problems.append(
-                f"{shown}: markdown cell {want.id} is not what translations/zh/{stem}.md "
-                f"says ({', '.join(what)}). Edit the translation file, not the notebook. {fix}."
-            )
+            stale_markdown.append(want.id)
+    if stale_markdown:
+        some = ", ".join(stale_markdown[:5]) + (", ..." if len(stale_markdown) > 5 else "")
+        problems.append(
+            f"{shown}: {len(stale_markdown)} markdown cell(s) ({some}) are not what "
+            f"translations/zh/{stem}.md says. Edit the translation file, not the notebook. {fix}."
+        )
     if zh.metadata.get("language") != LANGUAGE:
         problems.append(f'{shown}: metadata "language" is not "{LANGUAGE}". {fix}.')
     warnings = []
