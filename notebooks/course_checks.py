@@ -616,7 +616,7 @@ def check_detach_inplace(prediction: Any) -> bool:
             ),
             _t(
                 "notebook 03, section 'Edges recorded earlier survive'.",
-                "见 notebook 03 “Edges recorded earlier survive”（先前记录的边依然存在）一节。",
+                "见 notebook 03 “之前记录的边依然存在”一节。",
             ),
         )
     return _not_yet(
@@ -744,9 +744,9 @@ def check_weight_decay(train_step: Callable[..., Any]) -> bool:
                     "backward now raises 'modified by an inplace operation'. Good news: the "
                     "version check caught the early change that .data used to hide. w**2 saved "
                     "w for backward, and the shrink changed it before backward ran.",
-                    "现在反向传播报错 'modified by an inplace operation'（意思是：某个需要的"
-                    "张量被原地操作修改过）。这是好消息：版本检查抓住了以前被 .data 掩盖的过早"
-                    "修改。w**2 为反向传播保存了 w，而收缩在反向传播之前就改了它。",
+                    "现在反向传播报错 'modified by an inplace operation'（意思是：计算梯度所需的"
+                    "某个张量已被原地操作修改）。这是好消息：版本检查抓住了以前被 .data 掩盖的"
+                    "过早修改。w**2 为反向传播保存了 w，而收缩在反向传播之前就改了它。",
                 ),
                 _t(
                     "move the shrink after loss.backward(), inside the `with mg.no_grad():` block.",
