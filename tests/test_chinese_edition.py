@@ -115,3 +115,35 @@ def test_chinese_texts_use_the_glossary_renderings(name: str, text: str) -> None
     assert not found, f"{name}: " + "; ".join(
         f"{variant} -> {right} (docs/glossary.md)" for variant, right in found.items()
     )
+
+
+# Key ideas whose glossary term a translated notebook must use wherever its English original
+# names them: an English pattern -> the Chinese term (docs/glossary.md).
+KEY_TERMS = {
+    r"\bversion counters?\b": "版本计数器",
+    r"\bin-place\b": "原地",
+    r"\bleaf\b": "叶子",  # not "leaves", which is also a verb
+    r"\bgraphs?\b": "计算图",
+    r"\bview\b": "视图",  # not "views": SimSiam's two views of an input are no tensor views
+}
+
+
+def markdown_of(path: Path) -> str:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb")), ids=str
+)
+def test_translated_notebooks_use_the_glossary_terms_for_key_ideas(name: str) -> None:
+    english = markdown_of(REPO / "notebooks" / name)
+    chinese = markdown_of(REPO / "notebooks" / "zh" / name)
+    if len(CHINESE.findall(chinese)) < len(re.findall(r"[A-Za-z]", chinese)) / 4:
+        pytest.skip("not translated yet (English placeholders)")
+    missing = [
+        term
+        for pattern, term in KEY_TERMS.items()
+        if re.search(pattern, english, re.IGNORECASE) and term not in chinese
+    ]
+    assert not missing, f"notebooks/zh/{name} never says {missing} (docs/glossary.md)"
