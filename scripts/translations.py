@@ -73,12 +73,15 @@ class Paths:
         return cls(repo / "notebooks", repo / "notebooks" / "zh", repo / "translations" / "zh")
 
     def english_notebook(self, stem: str) -> Path:
+        """notebooks/<stem>.ipynb"""
         return self.english / f"{stem}.ipynb"
 
     def zh_notebook(self, stem: str) -> Path:
+        """notebooks/zh/<stem>.ipynb"""
         return self.zh / f"{stem}.ipynb"
 
     def translation(self, stem: str) -> Path:
+        """translations/zh/<stem>.md"""
         return self.translations / f"{stem}.md"
 
     def stems(self) -> list[str]:
@@ -103,6 +106,7 @@ class Translation:
     blocks: list[Block]
 
     def by_id(self) -> dict[str, Block]:
+        """The blocks by English cell id."""
         return {block.cell_id: block for block in self.blocks}
 
 
@@ -142,6 +146,7 @@ def read_translation(path: Path) -> Translation:
 
 
 def markdown_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    """The notebook's markdown cells, in order."""
     return [cell for cell in nb.cells if cell.cell_type == "markdown"]
 
 
@@ -176,6 +181,7 @@ def build_notebook(
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """The notebook at ``path`` (sources as strings)."""
     return nbformat.read(path, as_version=4)
 
 
