@@ -39,12 +39,15 @@ lab: setup  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browse
 test: setup  ## lint, unit tests, then every notebook through nbval
 	@bash scripts/test.sh
 
-notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb)
+notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb), zh too
 	@$(PY) scripts/run_notebooks.py $(NB)
 	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
 	@$(PY) scripts/slides_metadata.py $(NB)
 	@# The metadata script adds notes cells, so the md/ twins are written again after it.
 	@$(PY) scripts/notebook_pairs.py sync --from-notebooks $(NB)
+	@# The Chinese edition last: notebooks/zh/ built from the finished English notebooks and
+	@# translations/zh/*.md (their cells, metadata and notes), then executed the same way.
+	@$(PY) scripts/translations.py build --execute $(NB)
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
 	$(PY) scripts/check_rerun.py $(NB)

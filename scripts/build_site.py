@@ -4,8 +4,10 @@ Sphinx + myst-nb + sphinx-book-theme, from the notebooks' stored outputs (nothin
 warnings as errors (-W), offline. Steps:
 
 1. stage docs/ (conf.py, pages, _ext, _static) and every notebook under notebooks/ (found by
-   glob, subfolders too) into build/site-src/, with MathJax 3 copied from vendor/node_modules
-   into _static/mathjax (scripts/setup_classroom.sh installs it), and the cheat sheet pictures;
+   glob, subfolders too: the Chinese edition in notebooks/zh/ is listed by docs/zh/index.md, and
+   every lesson page gets a language switch linking to its twin) into build/site-src/, with
+   MathJax 3 copied from vendor/node_modules into _static/mathjax (scripts/setup_classroom.sh
+   installs it), and the cheat sheet pictures;
 2. sphinx-build -W -b html build/site-src build/site, plus build/slides/ as build/site/slides/
    when `make slides` ran before;
 3. check the result: one page per notebook, no script or style sheet from http(s)://, and
@@ -64,6 +66,47 @@ def without_speaker_notes(text: str) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False)
 
 
+# The Chinese edition lives in notebooks/zh/ under the same file names (scripts/translations.py).
+ZH_FOLDER = "zh"
+
+
+def counterpart(rel: Path, root: Path) -> Path | None:
+    """The same lesson in the other language (relative to root), or None if there is none."""
+    if rel.parts[:1] == (ZH_FOLDER,):
+        other = rel.relative_to(ZH_FOLDER)
+    elif len(rel.parts) == 1:
+        other = Path(ZH_FOLDER) / rel
+    else:
+        return None
+    return other if (root / other).exists() else None
+
+
+def language_switch(rel: Path, other: Path) -> dict:
+    """A markdown cell at the top of a lesson page linking to its other-language twin (class
+    course-languages: docutils reads a class language-* as the text's language)."""
+    target = f"/notebooks/{other.with_suffix('').as_posix()}"
+    if rel.parts[:1] == (ZH_FOLDER,):
+        links = f"{{doc}}`English <{target}>` · **中文**"
+    else:
+        links = f"**English** · {{doc}}`中文 <{target}>`"
+    return {
+        "cell_type": "markdown",
+        "id": "course-languages",
+        "metadata": {},
+        "source": f":::{{container}} course-languages\n{links}\n:::",
+    }
+
+
+def for_the_site(text: str, rel: Path, root: Path) -> str:
+    """A notebook's JSON as the site shows it: without speaker notes, with a language switch
+    when the lesson exists in both languages."""
+    nb = json.loads(without_speaker_notes(text))
+    other = counterpart(rel, root)
+    if other is not None:
+        nb["cells"].insert(0, language_switch(rel, other))
+    return json.dumps(nb, indent=1, ensure_ascii=False)
+
+
 def stage(src: Path, root: Path = NOTEBOOKS) -> None:
     """Lay out the Sphinx source folder: docs/, the notebooks, MathJax and the figures."""
     if not (MATHJAX / "tex-chtml.js").exists():
@@ -76,7 +119,8 @@ def stage(src: Path, root: Path = NOTEBOOKS) -> None:
     for nb in notebooks(root):
         target = src / "notebooks" / nb.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(without_speaker_notes(nb.read_text(encoding="utf-8")), encoding="utf-8")
+        text = for_the_site(nb.read_text(encoding="utf-8"), nb.relative_to(root), root)
+        target.write_text(text, encoding="utf-8")
     mathjax = src / "_static" / "mathjax"
     mathjax.mkdir(parents=True, exist_ok=True)
     shutil.copy2(MATHJAX / "tex-chtml.js", mathjax / "tex-chtml.js")

@@ -2,7 +2,8 @@
 
 For every notebook under notebooks/ (recursively; the *_solutions notebooks are left out) this
 writes build/slides/<same relative path>.slides.html with nbconvert's SlidesExporter and the
-course template in docs/slides_template/, and build/slides/index.html listing the decks.
+course template in docs/slides_template/ (the Chinese edition: build/slides/zh/...), and
+build/slides/index.html listing the decks of both languages.
 
 Everything a deck loads comes from build/slides/_static/, copied from vendor/node_modules
 (scripts/setup_classroom.sh installs it): reveal.js, MathJax 3, require.js and jQuery. After
@@ -155,19 +156,37 @@ def exporter(prefix: str):  # noqa: ANN201 (nbconvert is imported lazily: it is 
     return SlidesExporter(config=config)
 
 
+# The decks' languages, by the folder they are in (the Chinese edition lives in zh/).
+LANGUAGE_SECTIONS = [("en", "English", ""), ("zh-CN", "中文（Chinese）", "zh")]
+
+
+def deck_language(rel: Path) -> str:
+    """The language code of the deck at ``rel`` (relative to the slides folder)."""
+    for code, _, folder in LANGUAGE_SECTIONS:
+        if folder and rel.parts[:1] == (folder,):
+            return code
+    return "en"
+
+
 def write_index(out: Path, decks: list[tuple[Path, int]]) -> None:
-    """build/slides/index.html: one link per deck, with its slide count."""
-    items = "\n".join(
-        f'<li><a href="{html.escape(path.relative_to(out).as_posix())}">'
-        f"{html.escape(path.relative_to(out).as_posix().removesuffix('.slides.html'))}</a>"
-        f" ({count} slides)</li>"
-        for path, count in decks
-    )
+    """build/slides/index.html: one link per deck, with its slide count, by language."""
+    sections = []
+    for code, title, _ in LANGUAGE_SECTIONS:
+        mine = [(p, n) for p, n in decks if deck_language(p.relative_to(out)) == code]
+        if not mine:
+            continue
+        items = "\n".join(
+            f'<li><a href="{html.escape(path.relative_to(out).as_posix())}">'
+            f"{html.escape(path.relative_to(out).as_posix().removesuffix('.slides.html'))}</a>"
+            f" ({count} slides)</li>"
+            for path, count in mine
+        )
+        sections.append(f'<h2 lang="{code}">{html.escape(title)}</h2>\n<ul>\n{items}\n</ul>')
     out.joinpath("index.html").write_text(
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<title>Cutting the Graph: slides</title></head>\n<body><h1>Cutting the Graph: slides</h1>"
         "\n<p>Keys: space or arrows to advance, <kbd>s</kbd> for speaker notes, <kbd>Esc</kbd>"
-        f" for the overview.</p>\n<ul>\n{items}\n</ul>\n</body></html>\n",
+        " for the overview.</p>\n" + "\n".join(sections) + "\n</body></html>\n",
         encoding="utf-8",
     )
 

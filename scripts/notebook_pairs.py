@@ -1,9 +1,13 @@
 """Keep every notebook paired with a MyST markdown file that a reviewer can read in a diff.
 
 jupytext.toml pairs ``notebooks/<path>.ipynb`` with ``md/<path>.md`` (subfolders mirrored, so
-notebooks/zh/02_detach.ipynb goes with md/zh/02_detach.md). The .ipynb keeps the outputs that
-nbval compares and JupyterLab shows; the .md holds the same cells as text, without outputs, and
-lives outside notebooks/ so that learners in JupyterLab never see a second copy.
+notebooks/extra/a.ipynb would go with md/extra/a.md). The .ipynb keeps the outputs that nbval
+compares and JupyterLab shows; the .md holds the same cells as text, without outputs, and lives
+outside notebooks/ so that learners in JupyterLab never see a second copy.
+
+The Chinese notebooks (notebooks/zh/) are the exception: they have no twin. They are generated
+by scripts/translations.py from the English notebook and translations/zh/<stem>.md, and that
+translation file is their readable form (notebooks/zh/jupytext.toml turns pairing off there).
 
     python scripts/notebook_pairs.py check [PATH ...]   fail when a pair differs (make test,
                                                         pre-commit); default: every notebook
@@ -31,6 +35,8 @@ from jupytext.config import load_jupytext_config
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 MARKDOWN = REPO / "md"
+# Generated notebooks without an md/ twin (see the module docstring).
+UNPAIRED = ("zh",)
 TEXT_FORMAT = "md:myst"
 DIFF_LINES = 16  # how much of a unified diff a failure shows
 
@@ -44,8 +50,12 @@ def shown(path: Path) -> str:
 
 
 def is_paired(notebook: Path) -> bool:
-    """Whether ``notebook`` belongs to the course (under notebooks/) and so has a .md twin."""
-    return notebook.resolve().is_relative_to(NOTEBOOKS)
+    """Whether ``notebook`` belongs to the course (under notebooks/) and so has a .md twin;
+    the generated zh notebooks do not."""
+    path = notebook.resolve()
+    if not path.is_relative_to(NOTEBOOKS):
+        return False
+    return not any(path.is_relative_to(NOTEBOOKS / folder) for folder in UNPAIRED)
 
 
 def md_for(notebook: Path) -> Path:
@@ -77,7 +87,7 @@ def find_pairs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
         for candidate in candidates:
             if _skipped(candidate):
                 continue
-            if candidate.suffix == ".ipynb" and candidate.is_relative_to(NOTEBOOKS):
+            if candidate.suffix == ".ipynb" and is_paired(candidate):
                 notebooks.add(candidate)
             elif candidate.suffix == ".md" and candidate.is_relative_to(MARKDOWN):
                 notebook = notebook_for(candidate)

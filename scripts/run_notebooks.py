@@ -15,7 +15,8 @@ reach the notebook; see scripts/notebook_pairs.py for which side wins) and rewri
 Naming a .md (``make notebooks NB=md/02_detach.md``) takes the cells from it, and creates the
 notebook when it does not exist yet.
 
-Usage: python scripts/run_notebooks.py [NOTEBOOK_OR_MD_OR_DIR ...]    (default: notebooks/)
+Usage: python scripts/run_notebooks.py [NOTEBOOK_OR_MD_OR_DIR ...]    (default: notebooks/,
+without the generated notebooks/zh/, which scripts/translations.py build --execute runs)
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ def targets(argv: list[str]) -> list[tuple[Path, bool]] | None:
 def main(argv: list[str]) -> int:
     """Execute and normalise the notebooks named in ``argv``; return 0 when all ran."""
     found = targets(argv)
+    if not argv and found:
+        # The Chinese notebooks are generated from the English ones once those have run:
+        # `scripts/translations.py build --execute` (the last step of `make notebooks`).
+        found = [(nb, md_named) for nb, md_named in found if notebook_pairs.is_paired(nb)]
     if not found:
         return 1 if found is None else 0
     # Pairs first: an edit made in a .md reaches its notebook before the notebook runs.

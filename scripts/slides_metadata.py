@@ -25,6 +25,10 @@ below it become one markdown cell of type "notes" placed right after that headin
 Notes cells are rewritten on every run; notes whose heading is not in the notebook are reported
 as warnings (the notebook was probably edited: update the notes file).
 
+The Chinese notebooks (notebooks/zh/, metadata "language": "zh-CN") are skipped: they get the
+English cells' metadata and translated notes cells from scripts/translations.py, which
+`make notebooks` runs afterwards.
+
 Notebooks are read and written as plain JSON with the layout Jupyter itself writes (indent 1,
 sorted keys), so a run that changes nothing leaves the files byte-identical.
 """
@@ -164,6 +168,17 @@ def dump(nb: dict) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
+def is_generated(nb: dict) -> bool:
+    """Whether ``nb`` is a Chinese notebook, which scripts/translations.py generates (it marks
+    them with metadata "language": "zh-CN").
+
+    Its slide metadata is the English cells' (copied with the cells) and its notes cells are
+    the translated English ones, so this script leaves it alone: here the notes would be looked
+    up by Chinese headings in the English notes files, and slide types could drift apart.
+    """
+    return nb.get("metadata", {}).get("language") == "zh-CN"
+
+
 def find_notebooks(paths: list[str]) -> list[Path]:
     """Notebooks named on the command line, or every notebook under notebooks/ (recursively)."""
     roots = [Path(p) for p in paths] or [REPO / "notebooks"]
@@ -185,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in find_notebooks(args.paths):
         text = path.read_text(encoding="utf-8")
         nb = json.loads(text)
+        if is_generated(nb):
+            continue
         new, unused = updated(nb, read_notes(NOTES_DIR / f"{path.stem}.md"))
         for key in unused:
             print(f"warning: {path.name}: speaker notes for a heading it lacks: {key!r}")

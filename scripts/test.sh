@@ -3,7 +3,8 @@
 #   1. lint       ruff check . ; ruff format --check .
 #   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded)
 #   3. notebooks  scripts/check_notebooks.py (stored outputs present), scripts/notebook_pairs.py
-#                 check (each notebook agrees with its md/ pair), then nbval
+#                 check (each notebook agrees with its md/ pair), scripts/translations.py check
+#                 (notebooks/zh in step with the English ones), then nbval on both languages
 # Every stage runs even when an earlier one failed; each ends with one summary line, and the
 # script exits non-zero if any stage failed. Run it through `make test` so setup runs first.
 set -uo pipefail
@@ -90,7 +91,8 @@ esac
 unit_counts=("$passed" "$failed" "$skipped")
 
 # ---- stage 3: notebooks --------------------------------------------------------------------
-echo "==> [stage 3/$TOTAL] notebooks: scripts/check_notebooks.py, notebook_pairs.py, then nbval"
+echo "==> [stage 3/$TOTAL] notebooks: check_notebooks.py, notebook_pairs.py, translations.py," \
+    "then nbval (notebooks/ and notebooks/zh/)"
 t0=$SECONDS
 nb_counts=(0 0 0)
 mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' \
@@ -103,6 +105,8 @@ else
     python scripts/check_notebooks.py notebooks || problems+=("unexecuted cells; run 'make notebooks'")
     python scripts/notebook_pairs.py check \
         || problems+=("notebook and md/ pair out of sync; run 'make notebooks'")
+    python scripts/translations.py check \
+        || problems+=("Chinese edition out of step; see the messages above")
     python -m pytest notebooks --nbval --nbval-current-env \
         --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout="$NB_CELL_TIMEOUT" \
         -n 2 --dist loadfile -q --junitxml="$RESULTS/notebooks.xml"

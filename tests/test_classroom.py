@@ -146,7 +146,7 @@ def test_speaker_notes_files_belong_to_notebooks() -> None:
 
 @pytest.fixture(scope="module")
 def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The course notebooks with fresh slide metadata, plus one in a subfolder (zh/)."""
+    """The course notebooks with fresh slide metadata, the Chinese ones in zh/ included."""
     if not (VENDOR / "reveal.js").exists():
         message = "vendor/node_modules missing: run `bash scripts/setup_classroom.sh`"
         if os.environ.get("CI"):
@@ -154,8 +154,6 @@ def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(message)
     root = tmp_path_factory.mktemp("classroom") / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    (root / "zh").mkdir()
-    shutil.copy2(NOTEBOOKS / "02_detach.ipynb", root / "zh" / "02_detach.ipynb")
     assert meta.main([str(root)]) == 0
     return root
 
@@ -196,7 +194,13 @@ def check_every_notebook_but_the_solutions_has_a_deck(slides: Path, notebook_cop
             deck.parent.parent / "_static" / "reveal.js" / "dist" / "reveal.js"
         ).exists()
     assert 'src="../_static/require.js"' in (slides / "zh" / "02_detach.slides.html").read_text()
-    assert "02_detach.slides.html" in (slides / "index.html").read_text()
+    index = (slides / "index.html").read_text()
+    english, chinese = index.split('<h2 lang="zh-CN">')  # the index lists both languages
+    assert '<h2 lang="en">English</h2>' in english and "中文" in chinese
+    for nb in notebook_copy.glob("[0-9]*.ipynb"):
+        if not nb.stem.endswith("_solutions"):
+            assert f'href="{nb.stem}.slides.html"' in english
+            assert f'href="zh/{nb.stem}.slides.html"' in chinese
 
 
 def test_remote_sources_are_detected() -> None:
@@ -233,6 +237,26 @@ def check_site_has_an_index_and_a_page_per_notebook(site: Path, notebook_copy: P
     assert "teaching.html" in index and "cheatsheet.html" in index
     assert "mybinder.org/v2/gh/" in index
     assert (site / "slides" / "index.html").exists()
+    assert 'href="zh/index.html"' in index
+
+
+def check_the_chinese_edition_has_its_index_and_a_language_switch(site: Path, root: Path) -> None:
+    """docs/zh/index.md lists every zh lesson and the glossary; every lesson page links to its
+    twin in the other language."""
+    zh_index = (site / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "切断计算图：中文版" in zh_index and 'href="../glossary.html"' in zh_index
+    lessons = sorted(root.glob("[0-9]*.ipynb"))
+    assert lessons and all((root / "zh" / nb.name).exists() for nb in lessons)
+    for nb in lessons:
+        assert f'href="../notebooks/zh/{nb.stem}.html"' in zh_index, nb.stem
+        english = (site / "notebooks" / f"{nb.stem}.html").read_text(encoding="utf-8")
+        chinese = (site / "notebooks" / "zh" / f"{nb.stem}.html").read_text(encoding="utf-8")
+        switch = re.compile(r'<div class="course-languages[^"]*">(.*?)</div>', re.DOTALL)
+        assert f'href="zh/{nb.stem}.html"' in switch.search(english).group(1), nb.stem
+        assert f'href="../{nb.stem}.html"' in switch.search(chinese).group(1), nb.stem
+        assert "speaker-notes" not in chinese
+    picture = (site / "notebooks" / "zh" / "02_detach.html").read_text(encoding="utf-8")
+    assert len(re.findall(r'<img[^>]*src="(\.\./\.\./_images/[^"]+\.svg)"', picture)) >= 3
 
 
 def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: Path) -> None:
@@ -259,6 +283,7 @@ def test_slides_and_site_build_offline(slides: Path, site: Path, notebook_copy: 
     check_every_notebook_but_the_solutions_has_a_deck(slides, notebook_copy)
     check_site_has_an_index_and_a_page_per_notebook(site, notebook_copy)
     check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site)
+    check_the_chinese_edition_has_its_index_and_a_language_switch(site, notebook_copy)
 
 
 # ---- cheat sheet, guide, copies -----------------------------------------------------------------

@@ -2,11 +2,15 @@
 
 `notebooks/course_checks.py` is imported the way the notebook kernel imports it (its folder on
 sys.path). Every check must print and return, never raise, whatever the learner's code does.
+Every test runs in both feedback languages (the `language` fixture): English, and Chinese as
+the zh notebooks speak it; `tr(english, chinese)` names what a test looks for in each.
 """
 
 from __future__ import annotations
 
+import ast
 import itertools
+import re
 import sys
 import threading
 from pathlib import Path
@@ -20,13 +24,46 @@ from minigrad import nn, optim
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
 import course_checks as check  # noqa: E402  (found through the sys.path entry above)
 
+COURSE_CHECKS = Path(check.__file__)
+
+
+@pytest.fixture(autouse=True, params=check.LANGUAGES)
+def language(request):
+    """Every test once per feedback language; English again afterwards."""
+    check.set_language(request.param)
+    yield request.param
+    check.set_language("en")
+
+
+def tr(english: str, chinese: str) -> str:
+    """What a test looks for, in the language the checks speak now."""
+    return chinese if check.get_language() == "zh" else english
+
+
+def flat(text: str) -> str:
+    """``text`` without whitespace: Chinese feedback is wrapped anywhere, even inside a phrase."""
+    return "".join(text.split())
+
+
+def has(text: str, phrase: str) -> bool:
+    """Whether the feedback ``text`` says ``phrase`` (line breaks and spaces ignored)."""
+    return flat(phrase) in flat(text)
+
+
+def solved_word() -> str:
+    return tr("Well done!", "做得好！")
+
+
+def not_yet(text: str) -> bool:
+    return has(text, tr("Not yet:", "还没对：")) or has(text, tr("No answer yet", "还没有作答"))
+
 
 def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]:
     """Call a check; return whether it said "solved" and what it printed (lines joined)."""
     assert function(*args) is None  # a check cell shows only the printed feedback
     text = " ".join(capsys.readouterr().out.split())
-    solved = "Well done!" in text
-    assert solved != ("Not yet" in text or "No answer yet" in text)
+    solved = has(text, solved_word())
+    assert solved != not_yet(text)
     return solved, text
 
 
@@ -36,23 +73,28 @@ def run(capsys: pytest.CaptureFixture[str], function, *args) -> tuple[bool, str]
 @pytest.mark.parametrize(
     "function,right,wrong,phrase",
     [
-        (check.check_version, 1, 0, "shares out's version"),
-        (check.check_numpy_error, "B", "A", "recommended fix"),
-        (check.check_numpy_error, "b", "C", "tolist() works"),
-        (check.check_data_zero, "B", "A", "no error is raised"),
-        (check.check_data_zero, "B", "C", "saved output"),
-        (check.check_new_leaf, {"c"}, {"a", "c"}, "a and out get nothing"),
-        (check.check_new_leaf, ["c"], {"a"}, "c does get a gradient"),
-        (check.check_detach_inplace, "C", "A", "there is no error"),
-        (check.check_detach_inplace, "c", "B", "a.grad is not None"),
+        (check.check_version, 1, 0, ("shares out's version", "共享版本计数器")),
+        (check.check_numpy_error, "B", "A", ("recommended fix", "推荐的写法")),
+        (check.check_numpy_error, "b", "C", ("tolist() works", "tolist() 可以运行")),
+        (check.check_data_zero, "B", "A", ("no error is raised", "没有报错。同样的修改")),
+        (check.check_data_zero, "B", "C", ("saved output", "保存的输出")),
+        (
+            check.check_new_leaf,
+            {"c"},
+            {"a", "c"},
+            ("a and out get nothing", "a 和 out 什么也得不到"),
+        ),
+        (check.check_new_leaf, ["c"], {"a"}, ("c does get a gradient", "c 确实得到了梯度")),
+        (check.check_detach_inplace, "C", "A", ("there is no error", "不会报错")),
+        (check.check_detach_inplace, "c", "B", ("a.grad is not None", "a.grad 不是 None")),
     ],
 )
 def test_predictions(capsys, function, right, wrong, phrase) -> None:
     ok, text = run(capsys, function, right)
-    assert ok and text.count("Well done!") == 1 and "Not yet" not in text
+    assert ok and flat(text).count(flat(solved_word())) == 1 and not not_yet(text)
     ok, text = run(capsys, function, wrong)
-    assert ok is False and "Not yet:" in text and phrase in text
-    assert "Ran it:" in text  # the check also shows what really happens
+    assert ok is False and has(text, tr("Not yet:", "还没对：")) and has(text, tr(*phrase))
+    assert has(text, tr("Ran it:", "运行结果："))  # the check also shows what really happens
 
 
 @pytest.mark.parametrize(
@@ -69,7 +111,7 @@ def test_predictions(capsys, function, right, wrong, phrase) -> None:
 def test_unanswered_or_malformed_predictions_never_raise(capsys, function, answer) -> None:
     ok, text = run(capsys, function, answer)
     assert ok is False
-    assert "No answer yet" in text or "Not yet" in text
+    assert not_yet(text)
 
 
 # ---- loop 1: loss accumulation --------------------------------------------------------------
@@ -99,15 +141,16 @@ def epoch_with_item(model, opt, batches):
 
 def test_loss_accumulation(capsys) -> None:
     ok, text = run(capsys, check.check_loss_accumulation, epoch_keeping_graphs)
-    assert not ok and "grad_fn" in text and "4 MseLossBackward0 nodes" in text
+    assert not ok and "grad_fn" in text
+    assert has(text, tr("4 MseLossBackward0 nodes", "4 个 MseLossBackward0 节点"))
     assert "loss.item()" in text
     ok, text = run(capsys, check.check_loss_accumulation, epoch_with_item)
-    assert ok and "Well done!" in text
+    assert ok
 
 
 def test_loss_accumulation_wrong_value(capsys) -> None:
     ok, text = run(capsys, check.check_loss_accumulation, lambda model, opt, batches: 0.0)
-    assert not ok and "mean loss over the epoch" in text
+    assert not ok and has(text, tr("mean loss over the epoch", "平均损失是"))
 
 
 # ---- loop 2: weight decay through .data -----------------------------------------------------
@@ -151,13 +194,13 @@ def step_without_decay(w, x, y, lr=0.1):
 
 def test_weight_decay(capsys) -> None:
     ok, text = run(capsys, check.check_weight_decay, step_through_data)
-    assert not ok and "w.grad is" in text and ".data" in text
+    assert not ok and has(text, tr("w.grad is", "w.grad 是")) and ".data" in text
     ok, text = run(capsys, check.check_weight_decay, step_no_grad_too_early)
-    assert not ok and "version check caught" in text
+    assert not ok and has(text, tr("version check caught", "版本检查抓住了"))
     ok, text = run(capsys, check.check_weight_decay, step_without_decay)
-    assert not ok and "shrink is gone" in text
+    assert not ok and has(text, tr("shrink is gone", "收缩不见了"))
     ok, text = run(capsys, check.check_weight_decay, step_fixed)
-    assert ok and "Well done!" in text
+    assert ok
 
 
 # ---- loop 3: GAN discriminator step ---------------------------------------------------------
@@ -194,11 +237,12 @@ def d_step_fake_detached_for_good(G, D, opt_D, real, z):
 
 def test_gan_d_step(capsys) -> None:
     ok, text = run(capsys, check.check_gan_d_step, d_step_without_detach)
-    assert not ok and "G.weight.grad is tensor" in text and "fake.detach()" in text
+    assert not ok and has(text, tr("G.weight.grad is tensor", "G.weight.grad 是 tensor"))
+    assert "fake.detach()" in text
     ok, text = run(capsys, check.check_gan_d_step, d_step_fake_detached_for_good)
-    assert not ok and "no grad_fn" in text
+    assert not ok and has(text, tr("no grad_fn", "也没有 grad_fn"))
     ok, text = run(capsys, check.check_gan_d_step, d_step_with_detach)
-    assert ok and "Well done!" in text
+    assert ok
 
 
 # ---- loop 4: logging weights ----------------------------------------------------------------
@@ -223,11 +267,11 @@ def test_weight_log(capsys) -> None:
     ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.numpy()))
     assert not ok and "detach().numpy()" in text
     ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.detach().numpy()))
-    assert not ok and "shares memory" in text and ".copy()" in text
+    assert not ok and has(text, tr("shares memory", "共享内存")) and ".copy()" in text
     ok, text = run(
         capsys, check.check_weight_log, make_recorder(lambda w: w.detach().numpy().copy())
     )
-    assert ok and "Well done!" in text
+    assert ok
     ok, text = run(capsys, check.check_weight_log, make_recorder(lambda w: w.item()))
     assert ok
 
@@ -262,7 +306,7 @@ def test_tbptt(capsys) -> None:
     ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: mg.zeros(1, 4)))
     assert not ok and "zeros" in text
     ok, text = run(capsys, check.check_tbptt, make_rnn_trainer(lambda h: h.detach()))
-    assert ok and "Well done!" in text
+    assert ok
 
 
 # ---- never raising --------------------------------------------------------------------------
@@ -285,7 +329,7 @@ def test_loop_checks_report_any_error_instead_of_raising(capsys, function) -> No
     ok, text = run(capsys, function, broken)
     assert ok is False and "ValueError: oops" in text
     ok, text = run(capsys, function, None)  # not even a function
-    assert ok is False and "Not yet" in text
+    assert ok is False and not_yet(text)
 
 
 # ---- loop 6: no_grad / enable_grad ----------------------------------------------------------
@@ -345,11 +389,11 @@ def test_eval_loop(capsys) -> None:
     ok, text = run(capsys, check.check_eval_loop, fit_all_under_no_grad)
     assert not ok and "does not require grad" in text and "enable_grad" in text
     ok, text = run(capsys, check.check_eval_loop, fit_leaving_grad_off)
-    assert not ok and "grad mode was still off" in text
+    assert not ok and has(text, tr("grad mode was still off", "梯度模式仍然是关闭的"))
     assert mg.is_grad_enabled()  # the learner's plain call did not leak out of the check
     for solution in (fit_with_enable_grad, fit_no_grad_for_validation):
         ok, text = run(capsys, check.check_eval_loop, solution)
-        assert ok and "Well done!" in text
+        assert ok
 
 
 # ---- bad answers of every kind, with grad mode on and off -----------------------------------
@@ -436,8 +480,8 @@ def grad_mode(request):
 def assert_not_yet(capsys, function, answer, mode) -> str:
     assert function(answer) is None
     text = " ".join(capsys.readouterr().out.split())
-    assert "Not yet" in text or "No answer yet" in text, text
-    assert "Well done" not in text
+    assert not_yet(text), text
+    assert not has(text, solved_word())
     assert mg.is_grad_enabled() is mode  # the caller's mode comes back
     return text
 
@@ -478,7 +522,7 @@ def test_right_answers_pass_whatever_the_callers_grad_mode(capsys, grad_mode, fu
     """A `set_grad_enabled(False)` left over in the notebook must not fail a correct answer."""
     assert function(answer) is None
     text = capsys.readouterr().out
-    assert "Well done!" in text, text
+    assert has(text, solved_word()), text
     assert mg.is_grad_enabled() is grad_mode
 
 
@@ -493,7 +537,7 @@ def test_a_hanging_answer_is_cut_off(capsys, monkeypatch) -> None:
         text = assert_not_yet(capsys, check.check_loss_accumulation, hangs, True)
     finally:
         release.set()
-    assert "stopped waiting after 0.2 s" in text
+    assert has(text, tr("stopped waiting after 0.2 s", "等了 0.2 秒后不再等待"))
 
 
 def test_the_learner_can_still_interrupt(capsys) -> None:
@@ -503,3 +547,88 @@ def test_the_learner_can_still_interrupt(capsys) -> None:
     with pytest.raises(KeyboardInterrupt):
         check.check_tbptt(interrupted)
     assert mg.is_grad_enabled()
+
+
+# ---- the two languages --------------------------------------------------------------------
+
+FEEDBACK_CALLS = {"_say", "_solved", "_not_yet"}
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _is_call(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+
+
+def _placeholders(node: ast.expr) -> list[str]:
+    """The {expressions} of an f-string (empty for a plain string), in order."""
+    if not isinstance(node, ast.JoinedStr):
+        return []
+    return [ast.unparse(v.value) for v in node.values if isinstance(v, ast.FormattedValue)]
+
+
+def _untranslated(node: ast.AST, inside_t: bool = False) -> list[ast.AST]:
+    """String literals under ``node`` that are words but not inside a _t(...) call."""
+    if _is_call(node, "_t"):
+        inside_t = True
+    if isinstance(node, ast.Constant) and not inside_t:
+        # A word, not code such as ".grad = " (an attribute after a dot is code).
+        words = isinstance(node.value, str) and re.search(r"(?<![.\w])[A-Za-z]{3,}", node.value)
+        return [node] if words else []
+    return [
+        found for child in ast.iter_child_nodes(node) for found in _untranslated(child, inside_t)
+    ]
+
+
+def test_no_message_is_missing_its_translation(language) -> None:
+    """Every feedback text is a _t(english, chinese) pair: the Chinese really is Chinese, and
+    both sides fill in the same values."""
+    tree = ast.parse(COURSE_CHECKS.read_text(encoding="utf-8"))
+    pairs = [node for node in ast.walk(tree) if _is_call(node, "_t")]
+    assert len(pairs) > 100  # every check's messages, not a handful
+    for pair in pairs:
+        where = f"course_checks.py line {pair.lineno}"
+        assert len(pair.args) == 2 and not pair.keywords, f"{where}: _t(english, chinese)"
+        english, chinese = pair.args
+        chinese_text = ast.unparse(chinese)
+        assert CHINESE.search(chinese_text), f"{where}: the second text is not Chinese"
+        assert not CHINESE.search(ast.unparse(english)), f"{where}: the first is not English"
+        assert sorted(_placeholders(english)) == sorted(_placeholders(chinese)), (
+            f"{where}: the two languages show different values"
+        )
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and any(_is_call(node, name) for name in FEEDBACK_CALLS)
+    ]
+    for call in calls:
+        bare = [n for arg in call.args for n in _untranslated(arg)]
+        assert not bare, f"course_checks.py line {call.lineno}: text outside _t(...)"
+
+
+def test_the_language_can_be_set_per_module_and_per_call(capsys, language) -> None:
+    other = "en" if language == "zh" else "zh"
+    check.check_version(1, lang=other)
+    text = capsys.readouterr().out
+    assert has(text, "Well done!" if other == "en" else "做得好！")
+    assert check.get_language() == language  # one call's language does not stick
+    with pytest.raises(ValueError, match="unknown feedback language 'fr'; choose one of en, zh"):
+        check.set_language("fr")
+    with pytest.raises(ValueError, match="unknown feedback language"):
+        check.check_version(1, lang="fr")
+
+
+def test_the_zh_folder_imports_the_same_checks_in_chinese(tmp_path, language) -> None:
+    """notebooks/zh/course_checks.py: the zh notebooks' `import course_checks` speaks Chinese."""
+    import subprocess
+
+    zh = COURSE_CHECKS.parent / "zh"
+    program = (
+        "import course_checks as check; print(check.__file__, check.get_language()); "
+        "check.check_version(1)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=zh, capture_output=True, text=True, check=True
+    )
+    first, *feedback = done.stdout.splitlines()
+    assert first == f"{COURSE_CHECKS} zh"
+    assert "做得好！" in "".join(feedback)

@@ -24,14 +24,15 @@ SAMPLE = REPO / "notebooks" / "02_detach.ipynb"
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temporary repository with jupytext.toml and one notebook in notebooks/ and notebooks/zh/.
+    """A temporary repository with jupytext.toml and one notebook in notebooks/ and in a
+    subfolder notebooks/extra/.
 
     Outside git, so an out-of-sync pair is settled by modification times.
     """
     shutil.copy(REPO / "jupytext.toml", tmp_path)
-    (tmp_path / "notebooks" / "zh").mkdir(parents=True)
+    (tmp_path / "notebooks" / "extra").mkdir(parents=True)
     shutil.copy(SAMPLE, tmp_path / "notebooks" / "02_detach.ipynb")
-    shutil.copy(SAMPLE, tmp_path / "notebooks" / "zh" / "02_detach.ipynb")
+    shutil.copy(SAMPLE, tmp_path / "notebooks" / "extra" / "02_detach.ipynb")
     monkeypatch.setattr(notebook_pairs, "REPO", tmp_path)
     monkeypatch.setattr(notebook_pairs, "NOTEBOOKS", tmp_path / "notebooks")
     monkeypatch.setattr(notebook_pairs, "MARKDOWN", tmp_path / "md")
@@ -53,9 +54,9 @@ def test_md_lives_in_the_mirror_folder_and_jupytext_agrees(repo: Path) -> None:
     from jupytext.formats import long_form_multiple_formats
     from jupytext.paired_paths import find_base_path_and_format, paired_paths
 
-    notebook = repo / "notebooks" / "zh" / "02_detach.ipynb"
+    notebook = repo / "notebooks" / "extra" / "02_detach.ipynb"
     md = notebook_pairs.md_for(notebook)
-    assert md == repo / "md" / "zh" / "02_detach.md"
+    assert md == repo / "md" / "extra" / "02_detach.md"
     assert notebook_pairs.notebook_for(md) == notebook
     config = load_jupytext_config(str(notebook))
     formats = long_form_multiple_formats(config.default_formats(str(notebook)))
@@ -68,8 +69,8 @@ def test_sync_writes_every_pair_and_leaves_notebooks_byte_identical(repo, capsys
     before = SAMPLE.read_bytes()
     status, out = run(capsys, "check")
     assert status == 1
-    assert "notebooks/zh/02_detach.ipynb: no paired markdown file md/zh/02_detach.md" in out
-    assert "make notebooks NB=notebooks/zh/02_detach.ipynb" in out
+    assert "notebooks/extra/02_detach.ipynb: no paired markdown file md/extra/02_detach.md" in out
+    assert "make notebooks NB=notebooks/extra/02_detach.ipynb" in out
 
     assert run(capsys, "sync")[0] == 0
     for notebook in (repo / "notebooks").rglob("*.ipynb"):
@@ -79,7 +80,7 @@ def test_sync_writes_every_pair_and_leaves_notebooks_byte_identical(repo, capsys
         0,
         "notebook_pairs: 2 notebook(s) in sync with their md/ pairs",
     )
-    text = (repo / "md" / "zh" / "02_detach.md").read_text(encoding="utf-8")
+    text = (repo / "md" / "extra" / "02_detach.md").read_text(encoding="utf-8")
     assert text.startswith("---\njupytext:\n")
     assert "jupytext_version" not in text  # upgrading jupytext must not touch every .md
     assert "```{code-cell} ipython3" in text
@@ -150,17 +151,17 @@ def test_which_side_gives_the_cells(repo, capsys, monkeypatch, nb_state, md_stat
 
 def test_a_md_without_its_notebook_is_reported_and_can_create_it(repo, capsys) -> None:
     run(capsys, "sync")
-    md_dir = repo / "md" / "zh"
+    md_dir = repo / "md" / "extra"
     shutil.copy(md_dir / "02_detach.md", md_dir / "11_new.md")
     status, out = run(capsys, "check")
     assert status == 1
-    assert "md/zh/11_new.md: no notebook notebooks/zh/11_new.ipynb to pair with" in out
-    assert "git rm md/zh/11_new.md" in out
+    assert "md/extra/11_new.md: no notebook notebooks/extra/11_new.ipynb to pair with" in out
+    assert "git rm md/extra/11_new.md" in out
 
     run(capsys, "sync")  # found by a folder walk: reported, not turned into a notebook
-    assert not (repo / "notebooks" / "zh" / "11_new.ipynb").exists()
+    assert not (repo / "notebooks" / "extra" / "11_new.ipynb").exists()
     assert run(capsys, "sync", str(md_dir / "11_new.md"))[0] == 0  # named: created
-    assert (repo / "notebooks" / "zh" / "11_new.ipynb").exists()
+    assert (repo / "notebooks" / "extra" / "11_new.ipynb").exists()
     assert run(capsys, "check")[0] == 0
 
 
@@ -171,10 +172,29 @@ def test_the_course_notebooks_are_in_sync_with_their_pairs(capsys) -> None:
 
 def test_from_notebooks_rewrites_every_md_whatever_git_says(repo, capsys) -> None:
     run(capsys, "sync")
-    md = repo / "md" / "zh" / "02_detach.md"
+    md = repo / "md" / "extra" / "02_detach.md"
     good = md.read_text(encoding="utf-8")
     md.write_text(good.replace("detach", "DETACH"), encoding="utf-8")
     later = md.stat().st_mtime + 5
     os.utime(md, (later, later))
     assert run(capsys, "sync", "--from-notebooks")[0] == 0
     assert md.read_text(encoding="utf-8") == good
+
+
+def test_zh_notebooks_have_no_twin_and_jupytext_agrees(repo, capsys) -> None:
+    """notebooks/zh/ is generated from translations/zh/ (scripts/translations.py): no md/zh/."""
+    zh = repo / "notebooks" / "zh"
+    zh.mkdir()
+    shutil.copy(SAMPLE, zh / "02_detach.ipynb")
+    shutil.copy(REPO / "notebooks" / "zh" / "jupytext.toml", zh / "jupytext.toml")
+    run(capsys, "sync")
+    assert not (repo / "md" / "zh").exists()
+    assert not notebook_pairs.is_paired(zh / "02_detach.ipynb")
+    status, out = run(capsys, "check")
+    assert status == 0
+    assert out.strip() == "notebook_pairs: 2 notebook(s) in sync with their md/ pairs"
+
+    from jupytext.config import load_jupytext_config
+
+    config = load_jupytext_config(str(zh / "02_detach.ipynb"))
+    assert config.default_formats(str(zh / "02_detach.ipynb")) == "ipynb"  # JupyterLab: no twin

@@ -165,6 +165,15 @@ window.labTest = {
         outputMimes: Array.from(cell.node.querySelectorAll(".jp-OutputArea-output")).map(
           (node) => node.getAttribute("data-mime-type"),
         ),
+        // Rendered markdown headings, without the "¶" anchor JupyterLab appends to each.
+        headings: Array.from(
+          cell.node.querySelectorAll(".jp-RenderedMarkdown :is(h1, h2, h3)"),
+        ).map((node) => node.textContent.replace(/¶/g, "").trim()),
+        streamText: outputs
+          .filter((output) => output.output_type === "stream")
+          .map((output) => (Array.isArray(output.text) ? output.text.join("") : output.text))
+          .join("")
+          .slice(0, 2000),
       };
     });
   },

@@ -1,0 +1,520 @@
+"""The Chinese edition: notebooks/zh/ generated from the English notebooks and translations/zh/.
+
+A zh notebook is never edited by hand. It is the English notebook with every markdown cell
+replaced by its translation from ``translations/zh/<stem>.md``; code cells (source, tags, slide
+metadata) are copied unchanged, so outputs and pictures are the same in both languages. The
+translation file holds one block per English markdown cell, in notebook order:
+
+    <!-- cell: cell-04 en: 403a8f60 -->
+    ## 前后对比，一张图看清
+    ...
+
+``cell`` is the English cell's id, ``en`` the first 8 hex digits of the sha256 of the English
+cell's source that the block translates. When the English text changes, the hash no longer
+matches and ``check`` fails until the block is retranslated and ``accept``-ed.
+
+    python scripts/translations.py build [--execute] [NAME ...]   write notebooks/zh/<stem>.ipynb
+    python scripts/translations.py check [NAME ...]     exit 1 when the edition is out of step
+    python scripts/translations.py todo [NAME ...]      what needs (re)translating, with the text
+    python scripts/translations.py update [NAME ...]    add blocks for new English cells, order
+                                                        them, drop orphans (alias: skeleton)
+    python scripts/translations.py accept STEM CELL_ID ...   stamp the current English hash on
+                                                        blocks you have just retranslated
+
+NAME is a stem (``02_detach``) or a path to the English or zh notebook, its md/ twin or its
+translation file; no NAME means every English notebook. ``build --execute`` then runs the built
+notebooks with scripts/run_notebooks.py (``make notebooks`` does both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parent.parent
+LANGUAGE = "zh-CN"  # stored in the zh notebooks' metadata as "language"
+MIN_CHINESE = 0.9  # share of a zh notebook's markdown cells that must contain Chinese
+# A block for an English cell nobody has translated yet (written by `update`): no English text
+# has this hash, so `check` reports it until a translator writes the text and runs `accept`.
+NEVER_TRANSLATED = "00000000"
+# TEMPORARY (issue 17): until the translators' work is merged, translations/zh/*.md hold the
+# English text as placeholders. While this is True, a file with no Chinese at all is reported
+# as a warning instead of failing the 90 % rule. Set it to False once the translations land.
+ALLOW_UNTRANSLATED_PLACEHOLDERS = True
+
+MARKER = re.compile(r"^<!-- cell: (\S+) en: ([0-9a-f]{8}) -->$", re.MULTILINE)
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+HEADER = (
+    "<!-- Chinese (zh-CN) translation of notebooks/{stem}.ipynb: one block per markdown cell.\n"
+    "     'cell' is the English cell's id, 'en' the first 8 hex digits of the sha256 of the "
+    "English\n     cell's source at the time of translation (scripts/translations.py todo lists "
+    "stale blocks). -->\n"
+)
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where the English notebooks, the zh notebooks and the translation files live."""
+
+    english: Path
+    zh: Path
+    translations: Path
+
+    @classmethod
+    def of(cls, repo: Path) -> Paths:
+        """The course's layout inside ``repo``."""
+        return cls(repo / "notebooks", repo / "notebooks" / "zh", repo / "translations" / "zh")
+
+    def english_notebook(self, stem: str) -> Path:
+        """notebooks/<stem>.ipynb"""
+        return self.english / f"{stem}.ipynb"
+
+    def zh_notebook(self, stem: str) -> Path:
+        """notebooks/zh/<stem>.ipynb"""
+        return self.zh / f"{stem}.ipynb"
+
+    def translation(self, stem: str) -> Path:
+        """translations/zh/<stem>.md"""
+        return self.translations / f"{stem}.md"
+
+    def stems(self) -> list[str]:
+        """Every English notebook's stem (the top folder only: subfolders are editions)."""
+        return sorted(p.stem for p in self.english.glob("*.ipynb"))
+
+
+@dataclass(frozen=True)
+class Block:
+    """One translated markdown cell: the English cell's id, the hash it translates, the text."""
+
+    cell_id: str
+    en_hash: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Translation:
+    """A translation file: the comment above the first block, then the blocks in order."""
+
+    header: str
+    blocks: list[Block]
+
+    def by_id(self) -> dict[str, Block]:
+        """The blocks by English cell id."""
+        return {block.cell_id: block for block in self.blocks}
+
+
+def english_hash(source: str) -> str:
+    """The short hash a block stores for the English source it translates."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:8]
+
+
+def is_chinese(text: str) -> bool:
+    """Whether ``text`` contains at least one Chinese character."""
+    return CHINESE.search(text) is not None
+
+
+def parse(text: str) -> Translation:
+    """Split a translation file into its header and blocks (a block's text loses its blank
+    lines at both ends, as the cell source has none)."""
+    marks = list(MARKER.finditer(text))
+    header = text[: marks[0].start()] if marks else text
+    blocks = []
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        blocks.append(Block(mark.group(1), mark.group(2), text[mark.end() : end].strip("\n")))
+    return Translation(header, blocks)
+
+
+def render(translation: Translation) -> str:
+    """The file text of ``translation`` (parse(render(t)) == t)."""
+    parts = [f"<!-- cell: {b.cell_id} en: {b.en_hash} -->\n{b.text}" for b in translation.blocks]
+    return translation.header.rstrip("\n") + "\n\n" + "\n\n".join(parts) + "\n"
+
+
+def read_translation(path: Path) -> Translation:
+    """The translation file at ``path``; an empty one (no blocks) when it does not exist."""
+    if not path.exists():
+        return Translation(HEADER.format(stem=path.stem), [])
+    return parse(path.read_text(encoding="utf-8"))
+
+
+def markdown_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    """The notebook's markdown cells, in order."""
+    return [cell for cell in nb.cells if cell.cell_type == "markdown"]
+
+
+def build_notebook(
+    english: nbformat.NotebookNode,
+    translation: Translation,
+    previous: nbformat.NotebookNode | None = None,
+) -> nbformat.NotebookNode:
+    """The zh notebook: ``english`` with its markdown translated (an English cell without a block
+    keeps its English text, and `check` reports it).
+
+    Code cells are copied from the English notebook with their outputs. When ``previous`` (the
+    zh notebook as it was) has the same code in a cell of the same id, that cell's outputs are
+    kept instead: they differ where the code prints in the notebook's language (course_checks).
+    Either way ``make notebooks`` executes the result, so the stored outputs are a fresh run.
+    """
+    zh = copy.deepcopy(english)
+    zh.metadata["language"] = LANGUAGE
+    blocks = translation.by_id()
+    old_code = {}
+    if previous is not None:
+        old_code = {c.get("id"): c for c in previous.cells if c.cell_type == "code"}
+    for cell in zh.cells:
+        if cell.cell_type == "markdown" and cell.get("id") in blocks:
+            cell.source = blocks[cell.id].text
+        elif cell.cell_type == "code":
+            old = old_code.get(cell.get("id"))
+            if old is not None and old.source == cell.source:
+                cell.outputs = copy.deepcopy(old.outputs)
+                cell.execution_count = old.execution_count
+    return zh
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """The notebook at ``path`` (sources as strings)."""
+    return nbformat.read(path, as_version=4)
+
+
+def build(stem: str, paths: Paths) -> Path:
+    """Write notebooks/zh/<stem>.ipynb from the English notebook and the translation file."""
+    english = read_notebook(paths.english_notebook(stem))
+    target = paths.zh_notebook(stem)
+    previous = read_notebook(target) if target.exists() else None
+    zh = build_notebook(english, read_translation(paths.translation(stem)), previous)
+    text = nbformat.writes(zh)
+    text += "" if text.endswith("\n") else "\n"  # as nbformat.write ends a file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+# ---- check -----------------------------------------------------------------------------------
+
+
+def translation_problems(stem: str, paths: Paths) -> list[str]:
+    """Blocks out of step with the English notebook: missing, stale, orphaned or out of order."""
+    english = read_notebook(paths.english_notebook(stem))
+    path = paths.translation(stem)
+    where = f"translations/zh/{stem}.md"
+    if not path.exists():
+        return [
+            f"{where}: missing. Fix: `python scripts/translations.py update {stem}` writes one "
+            "block per English markdown cell; translate them, then `accept`."
+        ]
+    translation = read_translation(path)
+    blocks = translation.by_id()
+    wanted = [cell.id for cell in markdown_cells(english)]
+    problems = []
+    for cell in markdown_cells(english):
+        block = blocks.get(cell.id)
+        if block is None:
+            problems.append(
+                f"{where}: English markdown cell {cell.id} of notebooks/{stem}.ipynb has no "
+                f"block. Fix: `python scripts/translations.py update {stem}`, translate the new "
+                f"block, then `python scripts/translations.py accept {stem} {cell.id}`."
+            )
+        elif block.en_hash == NEVER_TRANSLATED:
+            problems.append(
+                f"{where}: block {cell.id} is not translated yet. Fix: translate it, then "
+                f"`python scripts/translations.py accept {stem} {cell.id}`."
+            )
+        elif block.en_hash != english_hash(cell.source):
+            problems.append(
+                f"{where}: English cell {cell.id} of notebooks/{stem}.ipynb changed since it was "
+                f"translated (hash {block.en_hash}, now {english_hash(cell.source)}). Fix: "
+                f"`python scripts/translations.py todo {stem}` shows the new English text; "
+                f"retranslate the block, then `python scripts/translations.py accept {stem} "
+                f"{cell.id}`."
+            )
+    for block in translation.blocks:
+        if block.cell_id not in wanted:
+            problems.append(
+                f"{where}: block {block.cell_id} belongs to no English markdown cell (orphan). "
+                f"Fix: `python scripts/translations.py update {stem}` drops it."
+            )
+    present = [b.cell_id for b in translation.blocks if b.cell_id in wanted]
+    ids = [b.cell_id for b in translation.blocks]
+    if present != [i for i in wanted if i in present] or len(ids) != len(set(ids)):
+        problems.append(
+            f"{where}: blocks are duplicated or not in the notebook's order. Fix: "
+            f"`python scripts/translations.py update {stem}` puts them in order."
+        )
+    return problems
+
+
+def chinese_share(nb: nbformat.NotebookNode) -> float:
+    """The share of the notebook's non-empty markdown cells that contain Chinese."""
+    cells = [c for c in markdown_cells(nb) if c.source.strip()]
+    return sum(is_chinese(c.source) for c in cells) / len(cells) if cells else 1.0
+
+
+def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
+    """Problems of notebooks/zh/<stem>.ipynb against what `build` would write, and the stem
+    again as a warning when it is an untranslated placeholder that is allowed for now."""
+    zh_path = paths.zh_notebook(stem)
+    shown = f"notebooks/zh/{stem}.ipynb"
+    fix = f"Fix: `make notebooks NB=notebooks/{stem}.ipynb` (or translations.py build {stem})"
+    if not zh_path.exists():
+        return [f"{shown}: missing. {fix}."], []
+    english = read_notebook(paths.english_notebook(stem))
+    zh = read_notebook(zh_path)
+    expected = build_notebook(english, read_translation(paths.translation(stem)))
+    problems = []
+    stale_markdown = []
+    if [c.get("id") for c in zh.cells] != [c.get("id") for c in expected.cells]:
+        problems.append(f"{shown}: its cells are not the English notebook's cells. {fix}.")
+        return problems, []
+    for have, want in zip(zh.cells, expected.cells, strict=True):
+        what = [
+            name
+            for name, a, b in (
+                ("type", have.cell_type, want.cell_type),
+                ("source", have.source, want.source),
+                ("metadata", have.metadata, want.metadata),
+            )
+            if a != b
+        ]
+        if not what:
+            continue
+        if want.cell_type == "code":
+            problems.append(
+                f"{shown}: code cell {want.id} differs from notebooks/{stem}.ipynb "
+                f"({', '.join(what)}). Code cells must be identical: change the English "
+                f"notebook, never the zh one. {fix}."
+            )
+        else:
+            stale_markdown.append(want.id)
+    if stale_markdown:
+        some = ", ".join(stale_markdown[:5]) + (", ..." if len(stale_markdown) > 5 else "")
+        problems.append(
+            f"{shown}: {len(stale_markdown)} markdown cell(s) ({some}) are not what "
+            f"translations/zh/{stem}.md says. Edit the translation file, not the notebook. {fix}."
+        )
+    if zh.metadata.get("language") != LANGUAGE:
+        problems.append(f'{shown}: metadata "language" is not "{LANGUAGE}". {fix}.')
+    warnings = []
+    share = chinese_share(expected)
+    if share < MIN_CHINESE:
+        message = (
+            f"{shown}: only {share:.0%} of its markdown cells are in Chinese (at least "
+            f"{MIN_CHINESE:.0%} must be). Fix: `python scripts/translations.py todo {stem}` "
+            f"lists the untranslated blocks of translations/zh/{stem}.md."
+        )
+        if ALLOW_UNTRANSLATED_PLACEHOLDERS and share == 0.0:
+            warnings.append(stem)
+        else:
+            problems.append(message)
+    return problems, warnings
+
+
+def edition_problems(paths: Paths) -> list[str]:
+    """zh notebooks or translation files that belong to no English notebook."""
+    stems = set(paths.stems())
+    problems = []
+    for nb in sorted(paths.zh.glob("*.ipynb")):
+        if nb.stem not in stems:
+            problems.append(
+                f"notebooks/zh/{nb.name}: no English notebook notebooks/{nb.name}. Fix: "
+                f"`git rm notebooks/zh/{nb.name}` (and translations/zh/{nb.stem}.md)."
+            )
+    for md in sorted(paths.translations.glob("*.md")):
+        if md.stem not in stems:
+            problems.append(
+                f"translations/zh/{md.name}: no English notebook notebooks/{md.stem}.ipynb. Fix: "
+                f"rename it with the notebook, or `git rm translations/zh/{md.name}`."
+            )
+    return problems
+
+
+def check(stems: list[str], paths: Paths, whole_edition: bool) -> int:
+    """Print every problem of the named notebooks' translations; return 1 if there is one."""
+    problems = edition_problems(paths) if whole_edition else []
+    warnings = []
+    for stem in stems:
+        problems += translation_problems(stem, paths)
+        found, warned = notebook_problems(stem, paths)
+        problems += found
+        warnings += warned
+    if warnings:
+        print(
+            f"translations: warning: {len(warnings)} zh notebook(s) have no Chinese yet (English "
+            "placeholders), allowed while ALLOW_UNTRANSLATED_PLACEHOLDERS is True: "
+            + ", ".join(warnings)
+        )
+    for message in problems:
+        print(f"translations: {message}")
+    if problems:
+        print(f"translations: {len(problems)} problem(s); the Chinese edition is out of step")
+        return 1
+    print(f"translations: {len(stems)} zh notebook(s) in step with the English ones")
+    return 0
+
+
+# ---- todo, update, accept --------------------------------------------------------------------
+
+
+def todo(stems: list[str], paths: Paths) -> int:
+    """List the blocks to (re)translate, with the current English text; return how many."""
+    count = 0
+    for stem in stems:
+        english = read_notebook(paths.english_notebook(stem))
+        blocks = read_translation(paths.translation(stem)).by_id()
+        for cell in markdown_cells(english):
+            block = blocks.get(cell.id)
+            if block is None:
+                reason = "no block yet (run `update` first)"
+            elif block.en_hash == NEVER_TRANSLATED or not is_chinese(block.text):
+                reason = "not translated"
+            elif block.en_hash != english_hash(cell.source):
+                reason = "the English text changed since the translation"
+            else:
+                continue
+            count += 1
+            print(f"== notebooks/{stem}.ipynb  cell {cell.id}: {reason}")
+            print(f"   then: python scripts/translations.py accept {stem} {cell.id}")
+            print(cell.source)
+            print()
+    print(f"translations: {count} block(s) to translate")
+    return count
+
+
+def update(stem: str, paths: Paths) -> bool:
+    """Rewrite translations/zh/<stem>.md with one block per English markdown cell, in order.
+
+    Existing blocks keep their text and their old hash (so `check` still reports a stale one);
+    a new English cell gets a block holding its English text and the hash NEVER_TRANSLATED,
+    unless an orphan block translates exactly that text (a cell whose id changed). Orphans are
+    dropped, and printed so their text is not lost silently. Returns whether the file changed.
+    """
+    english = read_notebook(paths.english_notebook(stem))
+    path = paths.translation(stem)
+    old = read_translation(path)
+    blocks = old.by_id()
+    wanted = {cell.id for cell in markdown_cells(english)}
+    orphans = {b.en_hash: b for b in old.blocks if b.cell_id not in wanted}
+    new_blocks = []
+    for cell in markdown_cells(english):
+        if cell.id in blocks:
+            new_blocks.append(blocks[cell.id])
+        elif english_hash(cell.source) in orphans:
+            moved = orphans.pop(english_hash(cell.source))
+            new_blocks.append(Block(cell.id, moved.en_hash, moved.text))
+            print(f"translations: {stem}: block {moved.cell_id} is now cell {cell.id}")
+        else:
+            new_blocks.append(Block(cell.id, NEVER_TRANSLATED, cell.source))
+            print(f"translations: {stem}: new block {cell.id} (English text as placeholder)")
+    for orphan in orphans.values():
+        print(f"translations: {stem}: dropped orphan block {orphan.cell_id}:\n{orphan.text}\n")
+    header = old.header if old.header.strip() else HEADER.format(stem=stem)
+    text = render(Translation(header, new_blocks))
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def accept(stem: str, cell_ids: list[str], paths: Paths) -> int:
+    """Stamp the current English hash on the named blocks (after they were retranslated)."""
+    english = {c.id: c for c in markdown_cells(read_notebook(paths.english_notebook(stem)))}
+    path = paths.translation(stem)
+    translation = read_translation(path)
+    blocks = translation.by_id()
+    unknown = [i for i in cell_ids if i not in blocks or i not in english]
+    if unknown:
+        print(
+            f"translations: {stem}: no block or no English markdown cell with id "
+            f"{', '.join(unknown)}; `python scripts/translations.py todo {stem}` lists the ids"
+        )
+        return 1
+    for cell_id in cell_ids:
+        if not is_chinese(blocks[cell_id].text):
+            print(f"translations: warning: {stem} block {cell_id} has no Chinese text yet")
+    stamped = [
+        Block(b.cell_id, english_hash(english[b.cell_id].source), b.text)
+        if b.cell_id in cell_ids
+        else b
+        for b in translation.blocks
+    ]
+    path.write_text(render(Translation(translation.header, stamped)), encoding="utf-8")
+    print(f"translations: {stem}: accepted {', '.join(cell_ids)}")
+    return 0
+
+
+# ---- command line ----------------------------------------------------------------------------
+
+
+def stem_of(name: str, paths: Paths) -> str | None:
+    """The notebook stem ``name`` stands for (a stem or any of its files); None if unknown."""
+    stem = Path(name).stem if name.endswith((".ipynb", ".md")) else name
+    return stem if paths.english_notebook(stem).exists() else None
+
+
+def stems_of(names: list[str], paths: Paths) -> list[str | None]:
+    """The stems ``names`` stand for; a folder (`make notebooks NB=notebooks/`) means all."""
+    stems: list[str | None] = []
+    for name in names:
+        if Path(name).is_dir():
+            stems += paths.stems()
+        else:
+            stems.append(stem_of(name, paths))
+    return stems
+
+
+def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
+    """Run one command; returns the exit status."""
+    paths = paths or Paths.of(REPO)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    build_cmd = commands.add_parser("build", help="write notebooks/zh/<stem>.ipynb")
+    build_cmd.add_argument("--execute", action="store_true", help="then run them")
+    for name in ("check", "todo", "update", "skeleton"):
+        commands.add_parser(name).add_argument("names", nargs="*")
+    build_cmd.add_argument("names", nargs="*")
+    accept_cmd = commands.add_parser("accept", help="stamp the current hash on blocks")
+    accept_cmd.add_argument("stem")
+    accept_cmd.add_argument("cell_ids", nargs="+")
+    args = parser.parse_args(argv)
+
+    names = [args.stem] if args.command == "accept" else args.names
+    stems = stems_of(names, paths) or paths.stems()
+    if None in stems:
+        bad = [n for n in names if not Path(n).is_dir() and stem_of(n, paths) is None]
+        print(f"translations: no English notebook for {', '.join(bad)} (in {paths.english})")
+        return 2
+    stems = list(dict.fromkeys(s for s in stems if s is not None))
+
+    if args.command == "build":
+        built = [build(stem, paths) for stem in stems]
+        print(f"translations: built {len(built)} zh notebook(s) in {paths.zh}")
+        if not args.execute:
+            return 0
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import run_notebooks  # a sibling script (slow to import: only when executing)
+
+        return run_notebooks.main([str(nb) for nb in built])
+    if args.command == "check":
+        return check(stems, paths, whole_edition=not names)
+    if args.command == "todo":
+        todo(stems, paths)
+        return 0
+    if args.command in ("update", "skeleton"):
+        changed = [stem for stem in stems if update(stem, paths)]
+        print(f"translations: {len(changed)} translation file(s) changed")
+        return 0
+    return accept(args.stem, args.cell_ids, paths)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
