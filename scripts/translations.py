@@ -47,7 +47,7 @@ NEVER_TRANSLATED = "00000000"
 # TEMPORARY (issue 17): until the translators' work is merged, translations/zh/*.md hold the
 # English text as placeholders. While this is True, a file with no Chinese at all is reported
 # as a warning instead of failing the 90 % rule. Set it to False once the translations land.
-ALLOW_UNTRANSLATED_PLACEHOLDERS = True
+ALLOW_UNTRANSLATED_PLACEHOLDERS = False
 
 MARKER = re.compile(r"^<!-- cell: (\S+) en: ([0-9a-f]{8}) -->$", re.MULTILINE)
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
