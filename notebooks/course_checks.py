@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import textwrap
 import threading
 from collections.abc import Callable
@@ -60,8 +61,7 @@ __all__ = [
     "set_language",
 ]
 
-WIDTH = 96  # columns of an English feedback line
-WIDTH_ZH = 48  # characters of a Chinese line: each takes two columns
+WIDTH = 96  # columns of a feedback line (a Chinese character takes two)
 TIME_LIMIT = 10.0  # seconds one check may take, the learner's code included
 _SHOW_LIMIT = 200  # characters of a learner's value shown in a message
 LANGUAGES = ("en", "zh")
@@ -101,10 +101,48 @@ def _t(en: str, zh: str) -> str:
     return zh if _current_language() == "zh" else en
 
 
+def _columns(text: str) -> int:
+    """How wide `text` shows in a notebook: a Chinese character takes two columns."""
+    return sum(2 if _is_wide(ch) else 1 for ch in text)
+
+
+def _is_wide(ch: str) -> bool:
+    return bool(_WIDE.fullmatch(ch))
+
+
+# Chinese characters and full-width punctuation; each is a place a Chinese line may break.
+_WIDE_CHARS = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_WIDE = re.compile(f"[{_WIDE_CHARS}]")
+# One wide character, a run of other non-space characters (a word, a number, code), or spaces.
+_PIECES = re.compile(f"[{_WIDE_CHARS}]|[^\\s{_WIDE_CHARS}]+|\\s+")
+# Chinese punctuation that must not start a line: it stays with the character before it.
+_NO_LINE_START = "，。：；！？）、」』》”’"
+
+
+def _wrap_zh(paragraph: str, width: int) -> str:
+    """Fill Chinese text to `width` columns: a line may break between any two Chinese
+    characters or at a space, but never inside a Latin word or a piece of code. Punctuation
+    that may not start a line hangs past the width instead, as in Chinese typesetting."""
+    pieces = _PIECES.findall(paragraph)
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        if piece.isspace():
+            piece = " "
+        fits = _columns(line + piece) <= width
+        if line and not fits and piece != " " and piece not in _NO_LINE_START:
+            lines.append(line.rstrip())
+            line = ""
+        if line or piece != " ":
+            line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def _wrap(paragraph: str) -> str:
     if _current_language() == "zh":
-        # Chinese has no spaces between words: long runs are broken anywhere, as Chinese is.
-        return textwrap.fill(paragraph, WIDTH_ZH, break_long_words=True)
+        return _wrap_zh(paragraph, WIDTH)
     return textwrap.fill(paragraph, WIDTH)
 
 

@@ -632,3 +632,19 @@ def test_the_zh_folder_imports_the_same_checks_in_chinese(tmp_path, language) ->
     first, *feedback = done.stdout.splitlines()
     assert first == f"{COURSE_CHECKS} zh"
     assert "做得好！" in "".join(feedback)
+
+
+def test_chinese_feedback_breaks_between_characters_not_inside_code() -> None:
+    text = (
+        "还没对：train_epoch 返回了 tensor(2.8022, grad_fn=<DivBackward0>)。"
+        "它带有 grad_fn，所以仍然指向每个批次的计算图："
+        "只要这个结果还在，4 个 MseLossBackward0 节点（每个批次一个）就一直存活。"
+    )
+    lines = check._wrap_zh(text, 40).split("\n")
+    assert len(lines) > 2
+    # Only punctuation that may not start a line hangs past the width.
+    assert all(check._columns(line.rstrip("，。：；！？）、")) <= 40 for line in lines)
+    assert not any(line[0] in "，。：；！？）、" for line in lines)
+    # Nothing is lost or split: the lines joined again give the text, code words whole.
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert any("grad_fn=<DivBackward0>)" in line for line in lines)
