@@ -61,7 +61,7 @@ QUICK = Settings(
     repeat_time=0.01,
     budget=0.3,
     slow_repeats=3,
-    plain_rounds=7,
+    plain_rounds=5,
 )
 # Tiny sizes, one repeat: only proves that every row still runs (tests/test_benchmarks_smoke.py).
 SMOKE = Settings(
