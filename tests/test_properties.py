@@ -52,7 +52,8 @@ UNARY = {
     "mean": lambda t: t.mean(),
     "double": lambda t: t.double(),
     "flatten": lambda t: t.flatten() * 1,
-    "reverse dims": lambda t: t.permute(*reversed(range(t.ndim))) * 1,
+    # A tuple, not *dims: torch refuses permute() with no dims at all, which a 0-d tensor gives.
+    "reverse dims": lambda t: t.permute(tuple(reversed(range(t.ndim)))) * 1,
     "unsqueeze": lambda t: t.unsqueeze(0) * 1,
     "expand": lambda t: t.expand(2, *t.shape) * 1,
     "ellipsis": lambda t: t[...] * 1,
