@@ -1,10 +1,11 @@
 """The graph and the engine that walks it: nodes, AccumulateGrad, gradient buffers, backward.
 
 A tensor made by an operation points at a `Node` (its `grad_fn`). Each node knows the nodes of
-its inputs (`next_functions`) and keeps the values it needs for its backward formula
-(`saved`). A leaf tensor that requires grad is reached through an `AccumulateGrad` node, which
-adds the incoming gradient to `leaf.grad`. `run_backward()` walks this graph from the output to
-the leaves, in an order where every node runs after all the nodes that feed it a gradient.
+its inputs (`next_functions`, kept flat as `next_nodes`) and keeps the values it needs for its
+backward formula (`saved`). A leaf tensor that requires grad is reached through an
+`AccumulateGrad` node, which adds the incoming gradient to `leaf.grad`. `run_backward()` walks
+this graph from the output to the leaves, in an order where every node runs after all the nodes
+that feed it a gradient.
 
 Everything here works on numpy arrays: the walk never makes a Tensor. The two places where a
 gradient must land on a tensor (`.grad` of a leaf, of a tensor that called `retain_grad()`) are
@@ -41,13 +42,13 @@ class Node:
     array must never be handed to two inputs.
 
     `Tensor._apply` (tensor.py) is the one place that runs a forward and joins the graph; it
-    fills in `needs_input_grad`, `next_functions` and `input_shapes` when the op is recorded.
+    fills in `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
-    next_functions: tuple[tuple[Node | None, int], ...] = ()  # one edge per input
+    next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
     saved: Any = _NOTHING_SAVED  # name -> SavedTensor (name -> input index while forward runs)
     creation_trace: str | None = None  # where the node was made, in anomaly mode
@@ -59,6 +60,20 @@ class Node:
     def name(self) -> str:
         """torch's name for this node, e.g. 'MulBackward0'."""
         return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """torch's edges: one `(node, 0)` pair per input, `(None, 0)` for an input without grad.
+
+        They are kept flat, as `next_nodes` (the 0 is the same for every minigrad node): one
+        tuple per node instead of one per edge, so fewer objects for Python's cyclic garbage
+        collector to walk in a long graph.
+        """
+        return tuple([(node, 0) for node in self.next_nodes])
+
+    @next_functions.setter
+    def next_functions(self, edges: Sequence[tuple[Node | None, int]]) -> None:
+        self.next_nodes = tuple([node for node, _ in edges])
 
     def save(self, name: str, index: int, for_input: int | None = None) -> None:
         """Keep input number `index` under `name` for backward (as torch's `_saved_<name>`).
@@ -174,7 +189,7 @@ def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
     stack = list(roots)
     while stack:
         node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node in node.next_nodes:
             if next_node is None:
                 continue
             dependencies[next_node] = dependencies.get(next_node, 0) + 1
@@ -220,7 +235,7 @@ def run_backward(
             elif not is_leaf:
                 input_grads = node.backward(grad) if not anomaly else _checked(node, grad)
         given = len(input_grads)
-        for index, (next_node, _) in enumerate(node.next_functions):
+        for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
             grad_in = input_grads[index] if index < given else None

@@ -49,7 +49,6 @@ from .versions import SavedTensor, Storage, VersionCounter
 __all__ = ["MaxResult", "Size", "Tensor", "cat", "run_tensor_backward", "stack"]
 
 _tensor_serials = itertools.count()
-_NO_EDGE = (None, 0)  # the empty slot a detached input leaves behind
 _NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 _PACKAGE_DIR = os.path.dirname(__file__)
 
@@ -233,14 +232,15 @@ class Tensor:
         # one shared tuple per pattern ((True,), (True, False), ...): fewer objects per node
         return _NEEDS_PATTERNS.setdefault(needs, needs)
 
-    def _edge(self) -> tuple[Node | None, int]:
-        """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere."""
+    def _edge(self) -> Node | None:
+        """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere
+        (None: the empty `(None, 0)` slot a detached input leaves in `next_functions`)."""
         node = self._grad_fn if self._base is None else self.grad_fn
         if node is not None:
-            return (node, 0)
+            return node
         if self._requires_grad:
-            return (self._grad_accumulator(), 0)
-        return _NO_EDGE
+            return self._grad_accumulator()
+        return None
 
     def _saved(self, is_output: bool, output_of: Node | None = None) -> SavedTensor:
         """This tensor as a value saved for backward (an output keeps only its array)."""
@@ -257,7 +257,7 @@ class Tensor:
     @staticmethod
     def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
         """Make `node` the grad_fn of `output`: one edge per input, the saved values kept."""
-        node.next_functions = tuple([t._edge() for t in inputs])
+        node.next_nodes = tuple([t._edge() for t in inputs])
         node.input_shapes = tuple([t._array.shape for t in inputs])
         saved = node.saved
         for name in saved:  # forward named input positions; keep those tensors' values
@@ -373,11 +373,11 @@ class Tensor:
             return
         base = self._base
         copy_slices = CopySlices(self._view_of)
-        new_values_edge, new_values_shape = (node, 0), self._array.shape
+        new_values_edge, new_values_shape = node, self._array.shape
         if isinstance(node, CopyBackwards):
             # `base[region] = source`: like torch, connect the source straight to CopySlices
-            new_values_edge, new_values_shape = node.next_functions[1], node.input_shapes[1]
-        copy_slices.next_functions = (base._edge(), new_values_edge)
+            new_values_edge, new_values_shape = node.next_nodes[1], node.input_shapes[1]
+        copy_slices.next_nodes = (base._edge(), new_values_edge)
         copy_slices.input_shapes = (base._array.shape, new_values_shape)
         base.grad_fn = copy_slices
         self.grad_fn = self._view_window()
@@ -386,7 +386,7 @@ class Tensor:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
         window = views.AsStridedBackward0(self._view_of)
         window.needs_input_grad = (True,)
-        window.next_functions = (self._base._edge(),)
+        window.next_nodes = (self._base._edge(),)
         window.input_shapes = (self._base._array.shape,)
         return window
 
@@ -1307,7 +1307,7 @@ def run_tensor_backward(
                     f"Mismatch in shape: grad_output[{index}] has a shape of {Size(start.shape)} "
                     f"and output[{index}] has a shape of {Size(output._array.shape)}."
                 )
-        roots.append((output._edge()[0], start))
+        roots.append((output._edge(), start))
     return run_backward(roots, retain_graph=bool(retain_graph), capture=capture)
 
 
