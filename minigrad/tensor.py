@@ -143,6 +143,7 @@ class Tensor:
     _retains_grad = False  # retain_grad() was called
     _accumulator: weakref.ref[AccumulateGrad] | None = None  # this leaf's node, held weakly
     _inference = False  # made inside inference_mode()
+    _wrapped_number = False  # made by _wrap for a Python number (`2.0` in `y * 2.0`)
     _counter: VersionCounter | None = None  # made on first use (see _version_counter)
     _memory: Storage | None = None  # made on first use (see _storage)
 
@@ -246,6 +247,8 @@ class Tensor:
         """This tensor as a value saved for backward (an output keeps only its array)."""
         if self._inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        if self._wrapped_number:  # nobody else holds this tensor: keep the number's array only
+            return SavedTensor.of_number(self._array, self._serial)
         if not is_output:  # the counter and storage are read from the tensor when needed
             counter = self._counter
             return SavedTensor(self, 0 if counter is None else counter.value)
@@ -766,14 +769,19 @@ class Tensor:
         if isinstance(value, Tensor):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
-            return Tensor._from_array(np.array(value, dtype=self._array.dtype))
+            wrapped = Tensor._from_array(np.array(value, dtype=self._array.dtype))
+            wrapped._wrapped_number = True
+            return wrapped
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
             dtype = dtypes.scalar_dtype(value, self._array.dtype)
             if dtype.kind == "f":
-                return Tensor._from_array(np.array(value, dtype=dtype))
-            return Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
+                wrapped = Tensor._from_array(np.array(value, dtype=dtype))
+            else:
+                wrapped = Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
+            wrapped._wrapped_number = True
+            return wrapped
         if isinstance(value, np.ndarray):
             return Tensor(value)
         return None
