@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from .grad_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .versions import SavedTensor
 
 __all__ = ["AccumulateGrad", "GradBuffers", "Node", "run_backward", "unbroadcast"]
 
 _node_serials = itertools.count()
 _NOTHING_SAVED: types.MappingProxyType = types.MappingProxyType({})  # shared, read-only
+_NAME_PATTERNS: dict[tuple[str, ...], tuple[str, ...]] = {}  # ("other",), ("self", "other"), ...
 
 
 class Node:
@@ -50,7 +52,8 @@ class Node:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
     next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
-    saved: Any = _NOTHING_SAVED  # name -> SavedTensor (name -> input index while forward runs)
+    saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
+    to_save: Any = _NOTHING_SAVED  # name -> input index, while forward runs (see save)
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     _retained_output: weakref.ref | None = None  # set by retain_grad()
 
@@ -79,17 +82,34 @@ class Node:
         """Keep input number `index` under `name` for backward (as torch's `_saved_<name>`).
 
         Only when the op is recorded, and with `for_input`, only when that input needs a
-        gradient (mul keeps `other` only for the gradient of `self`).
+        gradient (mul keeps `other` only for the gradient of `self`). Forward only names the
+        input; `Tensor._connect` then keeps its value (`keep`).
         """
         needs = self.needs_input_grad
         if needs and (for_input is None or needs[for_input]):
-            if self.saved is _NOTHING_SAVED:
-                self.saved = {}
-            self.saved[name] = index
+            if self.to_save is _NOTHING_SAVED:
+                self.to_save = {}
+            self.to_save[name] = index
+
+    def keep(self, name: str, saved: SavedTensor) -> None:
+        """Store a saved value on the node as `_raw_saved_<name>`, torch's attribute name.
+
+        An attribute rather than an entry of a dict per node: one object less per recorded op
+        for Python's cyclic garbage collector to walk (a 20,000-op chain is 20,000 dicts).
+        """
+        setattr(self, f"_raw_saved_{name}", saved)
+        names = (*self.saved_names, name)
+        self.saved_names = _NAME_PATTERNS.setdefault(names, names)  # one tuple per pattern
+
+    @property
+    def saved(self) -> dict[str, SavedTensor]:
+        """The saved values by name (a new dict at each read: look, don't write)."""
+        return {name: getattr(self, f"_raw_saved_{name}") for name in self.saved_names}
 
     def unpack(self, name: str) -> np.ndarray:
         """The values saved under `name`, checked against later in-place changes."""
-        return self.saved[name].unpack()
+        saved: SavedTensor = getattr(self, f"_raw_saved_{name}")
+        return saved.unpack()
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         """The output array, given the input arrays."""
@@ -101,8 +121,8 @@ class Node:
 
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
-        for saved in self.saved.values():
-            saved.free()
+        for name in self.saved_names:
+            getattr(self, f"_raw_saved_{name}").free()
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {id(self):#x}>"  # torch's repr, address included
@@ -256,7 +276,7 @@ def run_backward(
                 tensor._accumulate_retained_grad(grad)
     if not retain_graph:
         for node in walked:
-            if node.saved:
+            if node.saved_names:
                 node.release_saved()
     return captured
 

@@ -262,13 +262,13 @@ class Tensor:
         """Make `node` the grad_fn of `output`: one edge per input, the saved values kept."""
         node.next_nodes = tuple([t._edge() for t in inputs])
         node.input_shapes = tuple([t._array.shape for t in inputs])
-        saved = node.saved
-        for name in saved:  # forward named input positions; keep those tensors' values
-            saved[name] = inputs[saved[name]]._saved(is_output=False)
+        to_save = node.to_save
+        if to_save:  # forward named the inputs backward needs: keep their values
+            for name, index in to_save.items():
+                node.keep(name, inputs[index]._saved(is_output=False))
+            del node.to_save  # the names were only needed until now
         if node.saves_result:
-            if node.saved is saved and not saved:
-                node.saved = {}
-            node.saved["result"] = output._saved(is_output=True, output_of=node)
+            node.keep("result", output._saved(is_output=True, output_of=node))
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
@@ -282,11 +282,12 @@ class Tensor:
         A result that is not floating point (an integer cast, an argmax) is never recorded:
         it cannot require grad, as in torch.
         """
+        arrays = [t._array for t in inputs]
         needs = Tensor._recording(inputs)
         if needs is None:
-            return Tensor._from_array(node.forward(*[t._array for t in inputs]))
+            return Tensor._from_array(node.forward(*arrays))
         node.needs_input_grad = needs
-        result = node.forward(*[t._array for t in inputs])
+        result = node.forward(*arrays)
         output = Tensor._from_array(result)
         if result.dtype.kind == "f":
             Tensor._connect(node, output, inputs)
@@ -800,8 +801,9 @@ class Tensor:
 
     def _binary(self, node: Node, other: Tensor) -> Tensor:
         """An elementwise op of two tensors, after torch's broadcasting check."""
-        if self._array.shape != other._array.shape:
-            broadcast_shapes(self._array.shape, other._array.shape)
+        shape, other_shape = self._array.shape, other._array.shape
+        if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
+            broadcast_shapes(shape, other_shape)
         return Tensor._apply(node, self, other)
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
@@ -1221,8 +1223,9 @@ class Tensor:
 
     def _inplace_binary(self, node: Node, other: object, method: str) -> Tensor:
         other = self._operand(other, method)
-        if other._array.shape != self._array.shape:
-            broadcast_shapes(self._array.shape, other._array.shape)
+        shape, other_shape = self._array.shape, other._array.shape
+        if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
+            broadcast_shapes(shape, other_shape)
         return self._apply_inplace(node, other)
 
     def add_(self, other: object, alpha: float = 1) -> Tensor:
