@@ -91,11 +91,12 @@ class Node:
                 self.to_save = {}
             self.to_save[name] = index
 
-    def keep(self, name: str, saved: SavedTensor) -> None:
+    def keep(self, name: str, saved: SavedTensor | np.ndarray) -> None:
         """Store a saved value on the node as `_raw_saved_<name>`, torch's attribute name.
 
-        An attribute rather than an entry of a dict per node: one object less per recorded op
-        for Python's cyclic garbage collector to walk (a 20,000-op chain is 20,000 dicts).
+        An attribute rather than an entry of a dict per node, and a number (the `2.0` of
+        `y * 2.0`) as its bare array: fewer objects per recorded op for Python's cyclic garbage
+        collector to walk, again and again while a long graph is alive (see `Tensor._saved`).
         """
         setattr(self, f"_raw_saved_{name}", saved)
         names = (*self.saved_names, name)
@@ -104,12 +105,22 @@ class Node:
     @property
     def saved(self) -> dict[str, SavedTensor]:
         """The saved values by name (a new dict at each read: look, don't write)."""
-        return {name: getattr(self, f"_raw_saved_{name}") for name in self.saved_names}
+        return {name: self._saved_tensor(name) for name in self.saved_names}
+
+    def _saved_tensor(self, name: str) -> SavedTensor:
+        """The SavedTensor under `name`; a number kept bare becomes one when first asked for."""
+        value = getattr(self, f"_raw_saved_{name}")
+        if type(value) is np.ndarray:
+            value = SavedTensor.of_number(value)
+            setattr(self, f"_raw_saved_{name}", value)
+        return value
 
     def unpack(self, name: str) -> np.ndarray:
         """The values saved under `name`, checked against later in-place changes."""
-        saved: SavedTensor = getattr(self, f"_raw_saved_{name}")
-        return saved.unpack()
+        value = getattr(self, f"_raw_saved_{name}")
+        if type(value) is np.ndarray:  # a number: nothing can change it, nothing to check
+            return value
+        return value.unpack()
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         """The output array, given the input arrays."""
@@ -122,7 +133,7 @@ class Node:
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
         for name in self.saved_names:
-            getattr(self, f"_raw_saved_{name}").free()
+            self._saved_tensor(name).free()
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {id(self):#x}>"  # torch's repr, address included

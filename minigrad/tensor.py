@@ -243,12 +243,16 @@ class Tensor:
             return self._grad_accumulator()
         return None
 
-    def _saved(self, is_output: bool, output_of: Node | None = None) -> SavedTensor:
-        """This tensor as a value saved for backward (an output keeps only its array)."""
+    def _saved(self, is_output: bool, output_of: Node | None = None) -> SavedTensor | np.ndarray:
+        """This tensor as a value saved for backward (an output keeps only its array).
+
+        A number (`2.0` in `y * 2.0`) is kept as its bare array: nobody else holds the tensor
+        it was wrapped in, so nothing can change it in place and there is no version to check.
+        """
         if self._inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        if self._wrapped_number:  # nobody else holds this tensor: keep the number's array only
-            return SavedTensor.of_number(self._array, self._serial)
+        if self._wrapped_number:
+            return self._array
         if not is_output:  # the counter and storage are read from the tensor when needed
             counter = self._counter
             return SavedTensor(self, 0 if counter is None else counter.value)

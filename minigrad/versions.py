@@ -115,14 +115,14 @@ class SavedTensor:
         self.freed = False
 
     @classmethod
-    def of_number(cls, values: np.ndarray, serial: int) -> SavedTensor:
+    def of_number(cls, values: np.ndarray) -> SavedTensor:
         """A number written next to a tensor (the `2.0` of `y * 2.0`), kept as its array only.
 
         The tensor minigrad wrapped the number in is held by nothing else, so nothing can change
-        it in place: its counter and storage are made only if a picture asks for them, and the
-        wrapper itself can be freed (one object less per op for Python's garbage collector).
+        it in place: its counter and storage are made only if a picture asks for them. (A node
+        keeps such a number as its bare array, and makes this only when asked: Node.keep.)
         """
-        saved = cls(None, 0, (values, None, None, serial))
+        saved = cls(None, 0, (values, None, None, None))
         saved.is_output = False
         return saved
 
@@ -152,8 +152,8 @@ class SavedTensor:
         return self._storage
 
     @property
-    def tensor_serial(self) -> int:
-        """The creation number of the tensor that was saved."""
+    def tensor_serial(self) -> int | None:
+        """The creation number of the tensor that was saved (None for a number)."""
         return self._serial if self.owner is None else self.owner._serial
 
     @property
