@@ -208,9 +208,8 @@ class GradBuffers:
 
     def pop(self, node: Node) -> tuple[np.ndarray | None, bool]:
         """Take the summed gradient of `node` (None if none arrived) and whether it is owned."""
-        owned = node in self.owned
-        self.owned.discard(node)
-        return self.arrays.pop(node, None), owned
+        # (`owned` may keep the node: nothing is added to a node after it was taken)
+        return self.arrays.pop(node, None), node in self.owned
 
 
 def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:

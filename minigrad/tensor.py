@@ -1236,6 +1236,27 @@ class Tensor:
         """self += alpha * other, in place."""
         return self._inplace_binary(arith.AddBackward0(alpha), other, "add_")
 
+    def _sgd_step_(self, grad: Tensor, lr: float) -> None:
+        """`self.add_(grad, alpha=-lr)` under no_grad, as the optimizers' hot loop needs it.
+
+        The same rounding and the same version bump as add_, without add_'s generic path (a
+        node, the result in new memory, then a copy into this one): numpy adds straight into
+        this tensor's memory. Anything unusual (grad mode on, an inference tensor, dtypes or
+        shapes that differ, read-only memory) goes through add_, with its checks and messages.
+        """
+        array, step = self._array, grad._array
+        if (
+            _state.enabled
+            or self._inference
+            or step.dtype != array.dtype
+            or step.shape != array.shape
+            or not array.flags.writeable
+        ):
+            self.add_(grad, alpha=-lr)
+            return
+        np.add(array, step * -lr, out=array)
+        self._version_counter.bump()
+
     def sub_(self, other: object, alpha: float = 1) -> Tensor:
         """self -= alpha * other, in place."""
         return self._inplace_binary(arith.SubBackward0(alpha), other, "sub_")
@@ -1314,7 +1335,8 @@ def run_tensor_backward(
         if given is None:
             if output._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            start = np.ones(output._array.shape, dtype=output._array.dtype)
+            # np.ones without its Python-level steps (this runs at every backward())
+            start = np.array(1, dtype=output._array.dtype).reshape(output._array.shape)
         else:
             start = np.asarray(given._array if isinstance(given, Tensor) else given)
             if start.shape != output._array.shape:
