@@ -276,8 +276,6 @@ class Tensor:
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
-        if output._base is not None:
-            output._view_version = output._version_counter.value
 
     @staticmethod
     def _apply(node: Node, *inputs: Tensor) -> Tensor:
@@ -303,6 +301,7 @@ class Tensor:
         if Tensor._recording((self,)) is not None:
             node.needs_input_grad = (True,)
             Tensor._connect(node, output, (self,))
+            output._view_version = output._version_counter.value  # the version its grad_fn saw
         return output
 
     def _apply_inplace(self, node: Node, *others: Tensor) -> Tensor:
