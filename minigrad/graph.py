@@ -1,10 +1,11 @@
 """The graph and the engine that walks it: nodes, AccumulateGrad, gradient buffers, backward.
 
 A tensor made by an operation points at a `Node` (its `grad_fn`). Each node knows the nodes of
-its inputs (`next_functions`) and keeps the values it needs for its backward formula
-(`saved`). A leaf tensor that requires grad is reached through an `AccumulateGrad` node, which
-adds the incoming gradient to `leaf.grad`. `run_backward()` walks this graph from the output to
-the leaves, in an order where every node runs after all the nodes that feed it a gradient.
+its inputs (`next_functions`, kept flat as `next_nodes`) and keeps the values it needs for its
+backward formula (`saved`). A leaf tensor that requires grad is reached through an
+`AccumulateGrad` node, which adds the incoming gradient to `leaf.grad`. `run_backward()` walks
+this graph from the output to the leaves, in an order where every node runs after all the nodes
+that feed it a gradient.
 
 Everything here works on numpy arrays: the walk never makes a Tensor. The two places where a
 gradient must land on a tensor (`.grad` of a leaf, of a tensor that called `retain_grad()`) are
@@ -23,11 +24,13 @@ from typing import Any
 import numpy as np
 
 from .grad_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .versions import SavedTensor
 
 __all__ = ["AccumulateGrad", "GradBuffers", "Node", "run_backward", "unbroadcast"]
 
 _node_serials = itertools.count()
 _NOTHING_SAVED: types.MappingProxyType = types.MappingProxyType({})  # shared, read-only
+_NAME_PATTERNS: dict[tuple[str, ...], tuple[str, ...]] = {}  # ("other",), ("self", "other"), ...
 
 
 class Node:
@@ -41,15 +44,16 @@ class Node:
     array must never be handed to two inputs.
 
     `Tensor._apply` (tensor.py) is the one place that runs a forward and joins the graph; it
-    fills in `needs_input_grad`, `next_functions` and `input_shapes` when the op is recorded.
+    fills in `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
-    next_functions: tuple[tuple[Node | None, int], ...] = ()  # one edge per input
+    next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
-    saved: Any = _NOTHING_SAVED  # name -> SavedTensor (name -> input index while forward runs)
+    saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
+    to_save: Any = _NOTHING_SAVED  # name -> input index, while forward runs (see save)
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     _retained_output: weakref.ref | None = None  # set by retain_grad()
 
@@ -60,21 +64,63 @@ class Node:
         """torch's name for this node, e.g. 'MulBackward0'."""
         return type(self).__name__
 
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """torch's edges: one `(node, 0)` pair per input, `(None, 0)` for an input without grad.
+
+        They are kept flat, as `next_nodes` (the 0 is the same for every minigrad node): one
+        tuple per node instead of one per edge, so fewer objects for Python's cyclic garbage
+        collector to walk in a long graph.
+        """
+        return tuple([(node, 0) for node in self.next_nodes])
+
+    @next_functions.setter
+    def next_functions(self, edges: Sequence[tuple[Node | None, int]]) -> None:
+        self.next_nodes = tuple([node for node, _ in edges])
+
     def save(self, name: str, index: int, for_input: int | None = None) -> None:
         """Keep input number `index` under `name` for backward (as torch's `_saved_<name>`).
 
         Only when the op is recorded, and with `for_input`, only when that input needs a
-        gradient (mul keeps `other` only for the gradient of `self`).
+        gradient (mul keeps `other` only for the gradient of `self`). Forward only names the
+        input; `Tensor._connect` then keeps its value (`keep`).
         """
         needs = self.needs_input_grad
         if needs and (for_input is None or needs[for_input]):
-            if self.saved is _NOTHING_SAVED:
-                self.saved = {}
-            self.saved[name] = index
+            if self.to_save is _NOTHING_SAVED:
+                self.to_save = {}
+            self.to_save[name] = index
+
+    def keep(self, name: str, saved: SavedTensor | np.ndarray) -> None:
+        """Store a saved value on the node as `_raw_saved_<name>`, torch's attribute name.
+
+        An attribute rather than an entry of a dict per node, and a number (the `2.0` of
+        `y * 2.0`) as its bare array: fewer objects per recorded op for Python's cyclic garbage
+        collector to walk, again and again while a long graph is alive (see `Tensor._saved`).
+        """
+        setattr(self, f"_raw_saved_{name}", saved)
+        names = (*self.saved_names, name)
+        self.saved_names = _NAME_PATTERNS.setdefault(names, names)  # one tuple per pattern
+
+    @property
+    def saved(self) -> dict[str, SavedTensor]:
+        """The saved values by name (a new dict at each read: look, don't write)."""
+        return {name: self._saved_tensor(name) for name in self.saved_names}
+
+    def _saved_tensor(self, name: str) -> SavedTensor:
+        """The SavedTensor under `name`; a number kept bare becomes one when first asked for."""
+        value = getattr(self, f"_raw_saved_{name}")
+        if type(value) is np.ndarray:
+            value = SavedTensor.of_number(value)
+            setattr(self, f"_raw_saved_{name}", value)
+        return value
 
     def unpack(self, name: str) -> np.ndarray:
         """The values saved under `name`, checked against later in-place changes."""
-        return self.saved[name].unpack()
+        value = getattr(self, f"_raw_saved_{name}")
+        if type(value) is np.ndarray:  # a number: nothing can change it, nothing to check
+            return value
+        return value.unpack()
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         """The output array, given the input arrays."""
@@ -86,8 +132,8 @@ class Node:
 
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
-        for saved in self.saved.values():
-            saved.free()
+        for name in self.saved_names:
+            self._saved_tensor(name).free()
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {id(self):#x}>"  # torch's repr, address included
@@ -162,9 +208,8 @@ class GradBuffers:
 
     def pop(self, node: Node) -> tuple[np.ndarray | None, bool]:
         """Take the summed gradient of `node` (None if none arrived) and whether it is owned."""
-        owned = node in self.owned
-        self.owned.discard(node)
-        return self.arrays.pop(node, None), owned
+        # (`owned` may keep the node: nothing is added to a node after it was taken)
+        return self.arrays.pop(node, None), node in self.owned
 
 
 def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
@@ -174,7 +219,7 @@ def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
     stack = list(roots)
     while stack:
         node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node in node.next_nodes:
             if next_node is None:
                 continue
             dependencies[next_node] = dependencies.get(next_node, 0) + 1
@@ -220,7 +265,7 @@ def run_backward(
             elif not is_leaf:
                 input_grads = node.backward(grad) if not anomaly else _checked(node, grad)
         given = len(input_grads)
-        for index, (next_node, _) in enumerate(node.next_functions):
+        for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
             grad_in = input_grads[index] if index < given else None
@@ -241,7 +286,7 @@ def run_backward(
                 tensor._accumulate_retained_grad(grad)
     if not retain_graph:
         for node in walked:
-            if node.saved:
+            if node.saved_names:
                 node.release_saved()
     return captured
 

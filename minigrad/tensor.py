@@ -49,7 +49,6 @@ from .versions import SavedTensor, Storage, VersionCounter
 __all__ = ["MaxResult", "Size", "Tensor", "cat", "run_tensor_backward", "stack"]
 
 _tensor_serials = itertools.count()
-_NO_EDGE = (None, 0)  # the empty slot a detached input leaves behind
 _NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 _PACKAGE_DIR = os.path.dirname(__file__)
 
@@ -144,6 +143,7 @@ class Tensor:
     _retains_grad = False  # retain_grad() was called
     _accumulator: weakref.ref[AccumulateGrad] | None = None  # this leaf's node, held weakly
     _inference = False  # made inside inference_mode()
+    _wrapped_number = False  # made by _wrap for a Python number (`2.0` in `y * 2.0`)
     _counter: VersionCounter | None = None  # made on first use (see _version_counter)
     _memory: Storage | None = None  # made on first use (see _storage)
 
@@ -233,19 +233,26 @@ class Tensor:
         # one shared tuple per pattern ((True,), (True, False), ...): fewer objects per node
         return _NEEDS_PATTERNS.setdefault(needs, needs)
 
-    def _edge(self) -> tuple[Node | None, int]:
-        """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere."""
+    def _edge(self) -> Node | None:
+        """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere
+        (None: the empty `(None, 0)` slot a detached input leaves in `next_functions`)."""
         node = self._grad_fn if self._base is None else self.grad_fn
         if node is not None:
-            return (node, 0)
+            return node
         if self._requires_grad:
-            return (self._grad_accumulator(), 0)
-        return _NO_EDGE
+            return self._grad_accumulator()
+        return None
 
-    def _saved(self, is_output: bool, output_of: Node | None = None) -> SavedTensor:
-        """This tensor as a value saved for backward (an output keeps only its array)."""
+    def _saved(self, is_output: bool, output_of: Node | None = None) -> SavedTensor | np.ndarray:
+        """This tensor as a value saved for backward (an output keeps only its array).
+
+        A number (`2.0` in `y * 2.0`) is kept as its bare array: nobody else holds the tensor
+        it was wrapped in, so nothing can change it in place and there is no version to check.
+        """
         if self._inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        if self._wrapped_number:
+            return self._array
         if not is_output:  # the counter and storage are read from the tensor when needed
             counter = self._counter
             return SavedTensor(self, 0 if counter is None else counter.value)
@@ -257,20 +264,18 @@ class Tensor:
     @staticmethod
     def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
         """Make `node` the grad_fn of `output`: one edge per input, the saved values kept."""
-        node.next_functions = tuple([t._edge() for t in inputs])
+        node.next_nodes = tuple([t._edge() for t in inputs])
         node.input_shapes = tuple([t._array.shape for t in inputs])
-        saved = node.saved
-        for name in saved:  # forward named input positions; keep those tensors' values
-            saved[name] = inputs[saved[name]]._saved(is_output=False)
+        to_save = node.to_save
+        if to_save:  # forward named the inputs backward needs: keep their values
+            for name, index in to_save.items():
+                node.keep(name, inputs[index]._saved(is_output=False))
+            del node.to_save  # the names were only needed until now
         if node.saves_result:
-            if node.saved is saved and not saved:
-                node.saved = {}
-            node.saved["result"] = output._saved(is_output=True, output_of=node)
+            node.keep("result", output._saved(is_output=True, output_of=node))
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
-        if output._base is not None:
-            output._view_version = output._version_counter.value
 
     @staticmethod
     def _apply(node: Node, *inputs: Tensor) -> Tensor:
@@ -279,11 +284,12 @@ class Tensor:
         A result that is not floating point (an integer cast, an argmax) is never recorded:
         it cannot require grad, as in torch.
         """
+        arrays = [t._array for t in inputs]
         needs = Tensor._recording(inputs)
         if needs is None:
-            return Tensor._from_array(node.forward(*[t._array for t in inputs]))
+            return Tensor._from_array(node.forward(*arrays))
         node.needs_input_grad = needs
-        result = node.forward(*[t._array for t in inputs])
+        result = node.forward(*arrays)
         output = Tensor._from_array(result)
         if result.dtype.kind == "f":
             Tensor._connect(node, output, inputs)
@@ -295,6 +301,7 @@ class Tensor:
         if Tensor._recording((self,)) is not None:
             node.needs_input_grad = (True,)
             Tensor._connect(node, output, (self,))
+            output._view_version = output._version_counter.value  # the version its grad_fn saw
         return output
 
     def _apply_inplace(self, node: Node, *others: Tensor) -> Tensor:
@@ -373,11 +380,11 @@ class Tensor:
             return
         base = self._base
         copy_slices = CopySlices(self._view_of)
-        new_values_edge, new_values_shape = (node, 0), self._array.shape
+        new_values_edge, new_values_shape = node, self._array.shape
         if isinstance(node, CopyBackwards):
             # `base[region] = source`: like torch, connect the source straight to CopySlices
-            new_values_edge, new_values_shape = node.next_functions[1], node.input_shapes[1]
-        copy_slices.next_functions = (base._edge(), new_values_edge)
+            new_values_edge, new_values_shape = node.next_nodes[1], node.input_shapes[1]
+        copy_slices.next_nodes = (base._edge(), new_values_edge)
         copy_slices.input_shapes = (base._array.shape, new_values_shape)
         base.grad_fn = copy_slices
         self.grad_fn = self._view_window()
@@ -386,7 +393,7 @@ class Tensor:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
         window = views.AsStridedBackward0(self._view_of)
         window.needs_input_grad = (True,)
-        window.next_functions = (self._base._edge(),)
+        window.next_nodes = (self._base._edge(),)
         window.input_shapes = (self._base._array.shape,)
         return window
 
@@ -766,14 +773,19 @@ class Tensor:
         if isinstance(value, Tensor):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
-            return Tensor._from_array(np.array(value, dtype=self._array.dtype))
+            wrapped = Tensor._from_array(np.array(value, dtype=self._array.dtype))
+            wrapped._wrapped_number = True
+            return wrapped
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
             dtype = dtypes.scalar_dtype(value, self._array.dtype)
             if dtype.kind == "f":
-                return Tensor._from_array(np.array(value, dtype=dtype))
-            return Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
+                wrapped = Tensor._from_array(np.array(value, dtype=dtype))
+            else:
+                wrapped = Tensor._from_array(np.asarray(value).astype(dtype))  # ints wrap, as torch
+            wrapped._wrapped_number = True
+            return wrapped
         if isinstance(value, np.ndarray):
             return Tensor(value)
         return None
@@ -792,8 +804,9 @@ class Tensor:
 
     def _binary(self, node: Node, other: Tensor) -> Tensor:
         """An elementwise op of two tensors, after torch's broadcasting check."""
-        if self._array.shape != other._array.shape:
-            broadcast_shapes(self._array.shape, other._array.shape)
+        shape, other_shape = self._array.shape, other._array.shape
+        if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
+            broadcast_shapes(shape, other_shape)
         return Tensor._apply(node, self, other)
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
@@ -1213,13 +1226,35 @@ class Tensor:
 
     def _inplace_binary(self, node: Node, other: object, method: str) -> Tensor:
         other = self._operand(other, method)
-        if other._array.shape != self._array.shape:
-            broadcast_shapes(self._array.shape, other._array.shape)
+        shape, other_shape = self._array.shape, other._array.shape
+        if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
+            broadcast_shapes(shape, other_shape)
         return self._apply_inplace(node, other)
 
     def add_(self, other: object, alpha: float = 1) -> Tensor:
         """self += alpha * other, in place."""
         return self._inplace_binary(arith.AddBackward0(alpha), other, "add_")
+
+    def _sgd_step_(self, grad: Tensor, lr: float) -> None:
+        """`self.add_(grad, alpha=-lr)` under no_grad, as the optimizers' hot loop needs it.
+
+        The same rounding and the same version bump as add_, without add_'s generic path (a
+        node, the result in new memory, then a copy into this one): numpy adds straight into
+        this tensor's memory. Anything unusual (grad mode on, an inference tensor, dtypes or
+        shapes that differ, read-only memory) goes through add_, with its checks and messages.
+        """
+        array, step = self._array, grad._array
+        if (
+            _state.enabled
+            or self._inference
+            or step.dtype != array.dtype
+            or step.shape != array.shape
+            or not array.flags.writeable
+        ):
+            self.add_(grad, alpha=-lr)
+            return
+        np.add(array, step * -lr, out=array)
+        self._version_counter.bump()
 
     def sub_(self, other: object, alpha: float = 1) -> Tensor:
         """self -= alpha * other, in place."""
@@ -1299,7 +1334,8 @@ def run_tensor_backward(
         if given is None:
             if output._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            start = np.ones(output._array.shape, dtype=output._array.dtype)
+            # np.ones without its Python-level steps (this runs at every backward())
+            start = np.array(1, dtype=output._array.dtype).reshape(output._array.shape)
         else:
             start = np.asarray(given._array if isinstance(given, Tensor) else given)
             if start.shape != output._array.shape:
@@ -1307,7 +1343,7 @@ def run_tensor_backward(
                     f"Mismatch in shape: grad_output[{index}] has a shape of {Size(start.shape)} "
                     f"and output[{index}] has a shape of {Size(output._array.shape)}."
                 )
-        roots.append((output._edge()[0], start))
+        roots.append((output._edge(), start))
     return run_backward(roots, retain_graph=bool(retain_graph), capture=capture)
 
 

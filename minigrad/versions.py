@@ -114,6 +114,18 @@ class SavedTensor:
         self.output_of = output_of  # an output's node name, for the version error
         self.freed = False
 
+    @classmethod
+    def of_number(cls, values: np.ndarray) -> SavedTensor:
+        """A number written next to a tensor (the `2.0` of `y * 2.0`), kept as its array only.
+
+        The tensor minigrad wrapped the number in is held by nothing else, so nothing can change
+        it in place: its counter and storage are made only if a picture asks for them. (A node
+        keeps such a number as its bare array, and makes this only when asked: Node.keep.)
+        """
+        saved = cls(None, 0, (values, None, None, None))
+        saved.is_output = False
+        return saved
+
     @property
     def array(self) -> np.ndarray | None:
         """The values kept (an input's current array), or None once freed."""
@@ -124,16 +136,24 @@ class SavedTensor:
     @property
     def version_counter(self) -> VersionCounter:
         """The counter of the saved memory (the owner's, for an input)."""
-        return self._counter if self.owner is None else self.owner._version_counter
+        if self.owner is not None:
+            return self.owner._version_counter
+        if self._counter is None:  # a number (see of_number): made when first asked for
+            self._counter = VersionCounter()
+        return self._counter
 
     @property
     def storage(self) -> Storage:
         """Which memory was saved (the owner's, for an input)."""
-        return self._storage if self.owner is None else self.owner._storage
+        if self.owner is not None:
+            return self.owner._storage
+        if self._storage is None:  # a number (see of_number): made when first asked for
+            self._storage = Storage()
+        return self._storage
 
     @property
-    def tensor_serial(self) -> int:
-        """The creation number of the tensor that was saved."""
+    def tensor_serial(self) -> int | None:
+        """The creation number of the tensor that was saved (None for a number)."""
         return self._serial if self.owner is None else self.owner._serial
 
     @property
@@ -145,14 +165,16 @@ class SavedTensor:
         """Return the saved values, after checking they were not freed or changed in place."""
         if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
-        if self.version_counter.value != self.saved_version:
+        owner = self.owner
+        counter = self._counter if owner is None else owner._counter  # None: never changed
+        if counter is not None and counter.value != self.saved_version:
             hint = VERSION_HINT_IN_ANOMALY_MODE if is_anomaly_enabled() else VERSION_HINT
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {self._describe()} is at version {self.current_version}; "
                 f"expected version {self.saved_version} instead. {hint}"
             )
-        return self._values if self.owner is None else self.owner._array
+        return self._values if owner is None else owner._array
 
     def _describe(self) -> str:
         """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid,', as torch words it."""

@@ -82,7 +82,7 @@ def grad(
     for tensor in inputs_list:
         if not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    targets = [tensor._edge()[0] for tensor in inputs_list]
+    targets = [tensor._edge() for tensor in inputs_list]
     outputs_list = _listed(outputs)
     captured = run_tensor_backward(
         outputs_list,

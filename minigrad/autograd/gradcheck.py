@@ -54,7 +54,7 @@ def gradcheck(
         for j in range(n_out):
             seed = np.zeros(n_out, dtype=output._array.dtype)
             seed[j] = 1.0
-            target = tensor._edge()[0]
+            target = tensor._edge()
             seed_tensor = Tensor._from_array(seed.reshape(output._array.shape))
             captured = run_tensor_backward(
                 [fn(*inputs_list)], [seed_tensor], False, capture={target: None}

@@ -46,7 +46,7 @@ class SigmoidBackward0(Node):
         x = a.astype(float_dtype(a), copy=False)
         # 1 / (1 + exp(-x)), as torch computes it (the tanh form differs in the last bit).
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0.
-        result = np.negative(x, out=np.empty_like(x))  # then in place: one array in all
+        result = np.negative(x)  # then in place: one new array in all
         with np.errstate(over="ignore"):
             np.exp(result, out=result)
         result += 1
