@@ -17,11 +17,13 @@ Where to read, in the order a tensor meets them:
   promotion, checking gradients numerically, printing like torch
 """
 
-from . import autograd, data, nn, optim
+from . import autograd, data, nn, optim, random
 from .creation import (
     arange,
     from_numpy,
     full,
+    get_rng_state,
+    initial_seed,
     linspace,
     manual_seed,
     ones,
@@ -30,6 +32,8 @@ from .creation import (
     randint,
     randn,
     randperm,
+    seed,
+    set_rng_state,
     tensor,
     zeros,
     zeros_like,
@@ -56,6 +60,7 @@ from .grad_mode import (
     set_detect_anomaly,
     set_grad_enabled,
 )
+from .random import Generator
 from .tensor import Size, Tensor, cat, stack
 
 __version__ = "0.1.0"
@@ -64,9 +69,11 @@ bool = bool_  # noqa: A001 - torch's name for the dtype is `bool`
 float = float32  # noqa: A001 - torch.float is float32
 double = float64
 long = int64
+default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
     "DType",
+    "Generator",
     "Size",
     "Tensor",
     "arange",
@@ -74,6 +81,7 @@ __all__ = [
     "bool",
     "cat",
     "data",
+    "default_generator",
     "double",
     "enable_grad",
     "float",
@@ -82,6 +90,8 @@ __all__ = [
     "float64",
     "from_numpy",
     "full",
+    "get_rng_state",
+    "initial_seed",
     "int8",
     "int16",
     "int32",
@@ -101,9 +111,12 @@ __all__ = [
     "rand",
     "randint",
     "randn",
+    "random",
     "randperm",
+    "seed",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "set_rng_state",
     "stack",
     "tensor",
     "uint8",

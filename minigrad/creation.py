@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, random
 from ._shapes import check_sizes, shape_args
 from .tensor import Tensor, _to_array
 
@@ -14,7 +15,8 @@ __all__ = [
     "arange",
     "from_numpy",
     "full",
-    "generator",
+    "get_rng_state",
+    "initial_seed",
     "linspace",
     "manual_seed",
     "ones",
@@ -23,6 +25,8 @@ __all__ = [
     "randint",
     "randn",
     "randperm",
+    "seed",
+    "set_rng_state",
     "tensor",
     "zeros",
     "zeros_like",
@@ -118,39 +122,190 @@ def linspace(start: float, end: float, steps: int, requires_grad: bool = False) 
     return tensor(np.linspace(start, end, steps, dtype=np.float32), requires_grad=requires_grad)
 
 
-# ---- random numbers: one seeded generator, so every run prints the same numbers --------------
+# ---- random numbers: torch's generator and samplers (minigrad.random), torch's signatures ----
 
-_generator = np.random.default_rng(0)
-
-
-def manual_seed(seed: int) -> None:
-    """Seed minigrad's random generator (randn, rand, randint, randperm, nn initialisation)."""
-    global _generator
-    _generator = np.random.default_rng(seed)
+# Generator.get_state() hands back a uint8 tensor; minigrad.random sits below Tensor
+random.set_state_wrapper(from_numpy)
 
 
-def generator() -> np.random.Generator:
-    """The generator behind minigrad's random functions (for nn initialisation)."""
-    return _generator
+def manual_seed(seed: int) -> random.Generator:
+    """Seed the default generator (randn, rand, randint, randperm, nn init, dropout); return it.
+
+    After `manual_seed(s)` every random function gives the numbers torch gives after
+    `torch.manual_seed(s)`, bit for bit.
+    """
+    return random.default_generator().manual_seed(int(seed))  # type: ignore[call-overload]
 
 
-def randn(*shape: int, requires_grad: bool = False, dtype: dtypes.DType | None = None) -> Tensor:
-    """Samples from the standard normal distribution (float32)."""
-    return _sized(
-        shape, lambda s: _generator.standard_normal(s, dtype=np.float32), dtype, requires_grad
+def seed() -> int:
+    """Seed the default generator from the operating system; return that seed."""
+    return random.default_generator().seed()
+
+
+def initial_seed() -> int:
+    """The seed the default generator was last started from."""
+    return random.default_generator().initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    """The default generator's state: a uint8 tensor of 5056 bytes, laid out as torch's."""
+    return random.default_generator().get_state()  # type: ignore[return-value]
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator's state from `get_rng_state()` (or torch's)."""
+    if not isinstance(new_state, Tensor):
+        raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
+    random.default_generator().set_state(new_state._array)
+
+
+def _random_tensor(
+    shape: tuple,
+    draw: Callable[[int, np.dtype], np.ndarray],
+    dtype: dtypes.DType | None,
+    requires_grad: bool,
+    what: str,
+) -> Tensor:
+    """A new contiguous tensor of `shape`, filled with `draw(count, numpy dtype)`."""
+    sizes = check_sizes(shape_args(shape, what), what)
+    numpy_dtype = dtypes.to_numpy_dtype(dtype, what) if dtype is not None else np.float32
+    array = draw(math.prod(sizes), np.dtype(numpy_dtype)).astype(numpy_dtype, copy=False)
+    array = array.reshape(sizes)
+    if requires_grad:
+        return tensor(array, requires_grad=True)  # torch's error for an integer dtype
+    return from_numpy(array)
+
+
+def randn(
+    *size: int,
+    generator: random.Generator | None = None,
+    dtype: dtypes.DType | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Samples from the standard normal distribution (float32 unless `dtype` says otherwise)."""
+    return _random_tensor(
+        size,
+        lambda count, kind: random.normal(count, 0.0, 1.0, kind, generator),
+        dtype,
+        requires_grad,
+        "randn",
     )
 
 
-def rand(*shape: int, requires_grad: bool = False, dtype: dtypes.DType | None = None) -> Tensor:
-    """Samples uniform on [0, 1) (float32)."""
-    return _sized(shape, lambda s: _generator.random(s, dtype=np.float32), dtype, requires_grad)
+def rand(
+    *size: int,
+    generator: random.Generator | None = None,
+    dtype: dtypes.DType | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Samples uniform on [0, 1) (float32 unless `dtype` says otherwise)."""
+    return _random_tensor(
+        size,
+        lambda count, kind: random.uniform(count, 0.0, 1.0, kind, generator),
+        dtype,
+        requires_grad,
+        "rand",
+    )
 
 
-def randint(low: int, high: int, size: Sequence[int]) -> Tensor:
-    """Random integers in [low, high) (int64)."""
-    return from_numpy(_generator.integers(low, high, size=tuple(size), dtype=np.int64))
+def randint(
+    *args: int | Sequence[int],
+    generator: random.Generator | None = None,
+    dtype: dtypes.DType | None = None,
+    requires_grad: bool = False,
+    **bounds: int | Sequence[int],
+) -> Tensor:
+    """Random integers in [low, high) (int64): `randint(high, size)` or `randint(low, high, size)`.
+
+    As in torch, `low`, `high` and `size` may also be given by name.
+    """
+    low, high, size = _randint_args(args, bounds)
+    dtype = dtypes.int64 if dtype is None else dtype
+    _check_randint_bounds(low, high, np.dtype(dtypes.to_numpy_dtype(dtype, "randint")))
+    return _random_tensor(
+        (tuple(size),),
+        lambda count, kind: random.integers(count, low, high, generator),
+        dtype,
+        requires_grad,
+        "randint",
+    )
 
 
-def randperm(n: int) -> Tensor:
-    """A random permutation of 0 .. n-1 (int64)."""
-    return from_numpy(_generator.permutation(n).astype(np.int64))
+def _randint_args(args: tuple, bounds: dict) -> tuple[int, int, Sequence[int]]:
+    """(low, high, size) from torch's two call forms, positional or by name."""
+    unknown = set(bounds) - {"low", "high", "size"}
+    if unknown:
+        raise TypeError(f"randint() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    names = ("low", "high", "size") if len(args) + len(bounds) == 3 else ("high", "size")
+    values = dict(zip(names, args, strict=False)) | bounds
+    if set(values) != set(names) or len(args) > len(names):
+        raise TypeError(
+            "randint() received an invalid combination of arguments: use randint(high, size) "
+            "or randint(low, high, size), with size a tuple of ints"
+        )
+    low, high, size = values.get("low", 0), values["high"], values["size"]
+    for name, value in (("low", low), ("high", high)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            position = names.index(name)
+            raise TypeError(
+                f"randint(): argument '{name}' (position {position + 1}) must be int, not "
+                f"{type(value).__name__}"
+            )
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(
+            f"randint(): argument 'size' (position {names.index('size') + 1}) must be tuple of "
+            f"ints, not {type(size).__name__}"
+        )
+    for value in (low, high):
+        if not -(2**63) <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    return low, high, size
+
+
+def _check_randint_bounds(low: int, high: int, numpy_dtype: np.dtype) -> None:
+    """torch's check that [low, high) fits the dtype (after its check that low < high)."""
+    if not low < high:
+        return  # minigrad.random raises torch's "random_ expects 'from' ..." error
+    if numpy_dtype.kind == "f":
+        return  # every int64 bound is a float number
+    if numpy_dtype.kind == "b":
+        smallest, largest = 0, 1
+    else:
+        smallest, largest = int(np.iinfo(numpy_dtype).min), int(np.iinfo(numpy_dtype).max)
+    name = _C_TYPE_NAMES[numpy_dtype.name]
+    if not smallest <= low <= largest:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not smallest <= high - 1 <= largest:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
+
+
+# the C type names torch's bound checks print
+_C_TYPE_NAMES = {
+    "int64": "long",
+    "int32": "int",
+    "int16": "short",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+
+
+def randperm(
+    n: int,
+    *,
+    generator: random.Generator | None = None,
+    dtype: dtypes.DType | None = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A random permutation of 0 .. n-1 (int64 unless `dtype` says otherwise)."""
+    if isinstance(n, bool) or not hasattr(n, "__index__"):
+        raise TypeError(
+            f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+        )
+    return _random_tensor(
+        (int(n),),
+        lambda count, kind: random.permutation(count, generator),
+        dtypes.int64 if dtype is None else dtype,
+        requires_grad,
+        "randperm",
+    )

@@ -1,7 +1,10 @@
 """Small datasets made by code, for the course's training loops (no downloads).
 
-Every function takes a `seed`: with a number it always returns the same data; with None it draws
-from minigrad's generator, so `minigrad.manual_seed` at the top of a notebook fixes it too.
+Every function takes a `seed`: with a number it always returns the same data (from numpy's
+generator, seeded with it); with None the numpy generator is seeded by one 64-bit draw from
+minigrad's generator, so `minigrad.manual_seed` at the top of a notebook fixes it too. torch has
+no such datasets, so these numbers are minigrad's own; a torch version of a notebook builds the
+data with minigrad.data and converts it (`torch.from_numpy(X.numpy())`).
 Inputs are float32 tensors, class labels int64 (what CrossEntropyLoss expects).
 """
 
@@ -9,14 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .creation import from_numpy, generator
+from . import random
+from .creation import from_numpy
 from .tensor import Tensor
 
 __all__ = ["noisy_line", "noisy_sine", "toy_sequence", "two_moons"]
 
 
 def _rng(seed: int | None) -> np.random.Generator:
-    return np.random.default_rng(seed) if seed is not None else generator()
+    return np.random.default_rng(random.seed_from() if seed is None else seed)
 
 
 def two_moons(

@@ -31,15 +31,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, random
 from ._format import dtype_suffix, format_tensor
 from ._shapes import broadcast_shapes, infer_shape, normalize_dims, shape_args, wrap_dim
 from .functions import arith, linalg, reduce, unary, views
 from .functions.inplace import (
+    BernoulliBackward2,
     CopyBackwards,
     CopySlices,
     FillBackward2,
     IndexPutBackward0,
+    NormalBackward0,
+    UniformBackward0,
     ZeroBackward0,
 )
 from .grad_mode import _Anomaly, _state
@@ -1279,6 +1282,27 @@ class Tensor:
     def fill_(self, value: float) -> Tensor:
         """Set every element to `value`, in place."""
         return self._apply_inplace(FillBackward2(value))
+
+    def normal_(
+        self, mean: float = 0.0, std: float = 1.0, *, generator: random.Generator | None = None
+    ) -> Tensor:
+        """Fill with samples from N(mean, std**2), in place: torch's numbers after its seed."""
+        order = random.fill_order(self._array)
+        return self._apply_inplace(NormalBackward0(mean, std, generator, order))
+
+    def uniform_(
+        self, from_: float = 0.0, to: float = 1.0, *, generator: random.Generator | None = None
+    ) -> Tensor:
+        """Fill with samples from U(from_, to), in place (torch calls the bounds from and to)."""
+        order = random.fill_order(self._array)
+        return self._apply_inplace(UniformBackward0(from_, to, generator, order))
+
+    def bernoulli_(self, p: float = 0.5, *, generator: random.Generator | None = None) -> Tensor:
+        """Fill with 1 (probability p) or 0, in place."""
+        if isinstance(p, Tensor):
+            raise TypeError("minigrad's bernoulli_ takes a float p, not a tensor of them")
+        order = random.fill_order(self._array)
+        return self._apply_inplace(BernoulliBackward2(p, generator, order))
 
     def copy_(self, source: object) -> Tensor:
         """Copy `source`'s values into this tensor's memory (broadcasting), in place."""

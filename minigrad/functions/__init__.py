@@ -5,7 +5,8 @@
 - `reduce.py`   sum, mean, max
 - `linalg.py`   matrix products (mm, mv, dot)
 - `views.py`    results that share memory with their input, indexing, cat and stack
-- `inplace.py`  the nodes in-place changes record (fill_, zero_, copy_, CopySlices)
+- `inplace.py`  the nodes in-place changes record (fill_, zero_, copy_, CopySlices, and the
+                random fills normal_, uniform_, bernoulli_)
 - `nn.py`       what minigrad.nn.functional records (addmm, softmax, the losses)
 
 Every class takes numpy arrays in `forward` and returns an array; it names what it saves after

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .. import random
 from ..graph import Node
 
 
@@ -90,3 +91,72 @@ class IndexPutBackward0(Node):
         grad_before = grad.copy()
         grad_before[self.key] = 0
         return grad_before, grad[self.key]
+
+
+class _RandomFill(Node):
+    """Base of the in-place random fills: new values drawn from a generator, none of the old
+    values kept -- self: zeros_like(grad).
+
+    `order` says where the values go in a tensor that is not contiguous (torch fills those in
+    memory order, see minigrad.random.fill_order); the recorded input is a contiguous copy, so
+    the layout is taken from the tensor itself when the node is made.
+    """
+
+    def __init__(self, generator: random.Generator | None, order: np.ndarray | None) -> None:
+        super().__init__()
+        self.generator = generator
+        self.order = order
+
+    def draw(self, count: int, dtype: np.dtype) -> np.ndarray:
+        raise NotImplementedError
+
+    def forward(self, before: np.ndarray) -> np.ndarray:
+        values = self.draw(before.size, before.dtype).astype(before.dtype, copy=False)
+        if self.order is not None:
+            placed = np.empty(before.size, dtype=before.dtype)
+            placed[self.order] = values
+            values = placed
+        return values.reshape(before.shape)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (np.zeros_like(grad),)
+
+
+class NormalBackward0(_RandomFill):
+    """normal_(self, mean, std) -- self: zeros_like(grad)."""
+
+    def __init__(
+        self, mean: float, std: float, generator: random.Generator | None, order: np.ndarray | None
+    ) -> None:
+        super().__init__(generator, order)
+        self.mean, self.std = mean, std
+
+    def draw(self, count: int, dtype: np.dtype) -> np.ndarray:
+        contiguous = self.order is None
+        return random.normal(count, self.mean, self.std, dtype, self.generator, contiguous)
+
+
+class UniformBackward0(_RandomFill):
+    """uniform_(self, from, to) -- self: zeros_like(grad)."""
+
+    def __init__(
+        self, low: float, high: float, generator: random.Generator | None, order: np.ndarray | None
+    ) -> None:
+        super().__init__(generator, order)
+        self.low, self.high = low, high
+
+    def draw(self, count: int, dtype: np.dtype) -> np.ndarray:
+        return random.uniform(count, self.low, self.high, dtype, self.generator)
+
+
+class BernoulliBackward2(_RandomFill):
+    """bernoulli_(self, p) with a float p -- self: zeros_like(grad)."""
+
+    def __init__(
+        self, p: float, generator: random.Generator | None, order: np.ndarray | None
+    ) -> None:
+        super().__init__(generator, order)
+        self.p = p
+
+    def draw(self, count: int, dtype: np.dtype) -> np.ndarray:
+        return random.bernoulli(count, self.p, self.generator)

@@ -12,8 +12,8 @@ import warnings
 
 import numpy as np
 
+from .. import random
 from .._shapes import wrap_dim
-from ..creation import generator
 from ..functions.nn import (
     AddmmBackward0,
     BinaryCrossEntropyBackward0,
@@ -114,18 +114,24 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
     """In training, zero each element with probability p and scale the rest by 1 / (1 - p).
 
-    Recorded as a multiplication by a random mask (MulBackward0), as in torch. Outside training
-    the input is returned as it is: `model.eval()` switches dropout off, but it does not stop
-    the graph from being recorded (that is what `no_grad` is for).
+    Recorded as a multiplication by a random mask (MulBackward0), as in torch, and drawn as
+    torch draws it: `empty_like(input).bernoulli_(1 - p)`, divided by 1 - p in the input's
+    dtype. Outside training the input is returned as it is: `model.eval()` switches dropout
+    off, but it does not stop the graph from being recorded (that is what `no_grad` is for).
     """
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
+    if not training or p == 0 or input.numel() == 0:
         return input
-    keep = generator().random(input._array.shape) >= p
-    scale = 0.0 if p == 1 else 1 / (1 - p)
-    mask = Tensor._from_array((keep * scale).astype(_float(input).dtype))
-    return input * mask
+    dtype = input._array.dtype if input.is_floating_point() else np.dtype(np.float32)
+    if p == 1:
+        return input * Tensor._from_array(np.zeros((), dtype=dtype))  # torch draws nothing
+    keep = random.bernoulli(input.numel(), 1 - p)
+    order = random.fill_order(input._array)  # torch's mask has the input's memory layout
+    if order is not None:
+        keep[order] = keep.copy()
+    mask = keep.reshape(input._array.shape).astype(dtype) / dtype.type(1 - p)
+    return input * Tensor._from_array(mask)
 
 
 def _softmax_dim(ndim: int, dim: int | None, name: str) -> int:

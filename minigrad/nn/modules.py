@@ -474,8 +474,8 @@ class ModuleList(Module):
 class Linear(Module):
     """y = x @ weight.T + bias, with weight of shape (out_features, in_features).
 
-    Initialised like torch: weight and bias uniform in ±1/sqrt(in_features), drawn from
-    minigrad's generator, so `minigrad.manual_seed` makes a model reproducible.
+    Initialised like torch: weight and bias uniform in ±1/sqrt(in_features), drawn as torch
+    draws them, so after `minigrad.manual_seed(s)` the weights are torch's after its seed.
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
