@@ -95,10 +95,12 @@ def test_both_methods_time_only_the_steps_they_built(bench, monkeypatch):
     monkeypatch.setitem(sys.modules, "minigrad", minigrad)  # the row imports minigrad itself
 
     # the plain loop, run in this process on the same workloads (b without torch)
-    def plain_loop(ctx, workload):
-        libs = {"minigrad": minigrad, "torch": torch} if workload.key == "a" else {}
-        libs.setdefault("minigrad", minigrad)
-        rows = [bench.alternating.measure_plain(workload, libs, 3)]
+    def plain_loop(ctx, workloads):
+        rows = []
+        for workload in workloads:
+            libs = {"minigrad": minigrad, "torch": torch} if workload.key == "a" else {}
+            libs.setdefault("minigrad", minigrad)
+            rows.append(bench.alternating.measure_plain(workload, libs, 3))
         return {
             "rows": rows,
             "ratios": {row["name"]: row["ratio"] for row in rows if "ratio" in row},

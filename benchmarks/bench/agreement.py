@@ -1,8 +1,8 @@
 """The `vs-torch` row: issue 12's minigrad / torch ratios, by the harness and by the plain loop.
 
 The harness times each of `workloads.VS_TORCH` like every other row (`Context.timed_together`),
-then runs `benchmarks/alternating.py` on the same workload in a process of its own; the two
-ratios are put side by side.
+then runs `benchmarks/alternating.py` on all of them in order in one process of its own, as a
+person running that script does; the two ratios are put side by side.
 Both time the same steps with the same `timing.time_block`; a difference above TOLERANCE means
 something other than the code is being measured (a busy machine, the process's state), and the
 run says so loudly and ends with a non-zero exit status.
@@ -19,6 +19,7 @@ from typing import Any
 
 from . import paths
 from .harness import Context, Result
+from .timing import paired_ratio
 from .workloads import VS_TORCH, Workload
 
 ROW = "vs-torch"
@@ -32,7 +33,6 @@ def row_vs_torch(ctx: Context) -> list[Result]:
     import minigrad
 
     results = []
-    plain: dict[str, Any] = {"rows": [], "ratios": {}}
     for workload in VS_TORCH:
         load = load_average()
         entries = [("minigrad", workload.build(minigrad), workload.unit)]
@@ -46,13 +46,13 @@ def row_vs_torch(ctx: Context) -> list[Result]:
             result.scale = 1 / workload.per
             result.extra["load_average_before"] = load
         results += measured + ctx.torch_missing(ROW, workload.name)
-        if ctx.torch is not None:
-            # right after the harness, so that both see about the same machine: on a shared
-            # machine the load changes within tens of seconds, and minigrad's pure-Python work
-            # suffers from a busy neighbour more than torch's C++ (one run here gave 1.25x at
-            # shape (3,) where the run before and after it gave 0.90x)
-            merge(plain, plain_loop(ctx, workload))
     if ctx.torch is not None:
+        # All four in one process, in order, and not one fresh process per workload: the
+        # chain build's per-op time depends on what the process ran before it (measured here:
+        # 1.98x torch in a fresh process, 2.31x after the three other workloads, 2.5x in the
+        # harness after the rows before it), and the harness's chain never runs first. Right
+        # after the harness, so that both see about the same machine.
+        plain = plain_loop(ctx, VS_TORCH)
         # smoke runs prove that both methods run; their one-call figures mean nothing
         judged = ctx.settings.name != "smoke"
         ctx.agreement = compare(harness_ratios(results), plain, judged)
@@ -65,31 +65,26 @@ def load_average() -> float | None:
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
 
-def merge(plain: dict[str, Any], one: dict[str, Any]) -> None:
-    """Add one workload's plain-loop answer to the others' (an error is kept, not hidden)."""
-    if "error" in one:
-        plain.setdefault("error", one["error"])
-        return
-    plain["rows"] += one["rows"]
-    plain["ratios"].update(one["ratios"])
-
-
 def harness_ratios(results: Sequence[Result]) -> dict[str, float]:
-    """minigrad / torch (median / median) per workload name, from the vs-torch results."""
-    medians = {(r.case, r.impl): r.stats()["median"] for r in results if not r.skipped}
+    """minigrad / torch per workload name, from the vs-torch results: the median of the
+    rounds' ratios (`timing.paired_ratio`), as the plain loop reports it."""
+    times = {(r.case, r.impl): r.times for r in results if not r.skipped}
     return {
-        workload.name: medians[(workload.name, "minigrad")] / medians[(workload.name, "torch")]
+        workload.name: paired_ratio(
+            times[(workload.name, "minigrad")], times[(workload.name, "torch")]
+        )
         for workload in VS_TORCH
-        if (workload.name, "torch") in medians
+        if (workload.name, "torch") in times
     }
 
 
-def plain_loop(ctx: Context, workload: Workload) -> dict[str, Any]:
-    """Run benchmarks/alternating.py on one workload in a fresh process: its ratio by name."""
-    output = paths.REPO / "build" / f"bench-alternating-{workload.key}.json"
+def plain_loop(ctx: Context, workloads: Sequence[Workload]) -> dict[str, Any]:
+    """Run benchmarks/alternating.py on `workloads` in one fresh process: ratios by name."""
+    output = paths.REPO / "build" / "bench-alternating.json"
     output.parent.mkdir(exist_ok=True)
     command = [sys.executable, str(paths.ALTERNATING_PY), "--json", str(output)]
-    command += ["--rounds", str(ctx.settings.plain_rounds), "--only", workload.key]
+    keys = ",".join(workload.key for workload in workloads)
+    command += ["--rounds", str(ctx.settings.plain_rounds), "--only", keys]
     load = load_average()
     completed = subprocess.run(
         command, env={**os.environ, **ONE_THREAD_ENV}, capture_output=True, text=True

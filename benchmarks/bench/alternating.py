@@ -1,8 +1,9 @@
 """minigrad / torch time ratios measured the plain way: one process, one thread, alternating.
 
 Each round times a block of minigrad calls, then the same block with torch (the order flips
-every round, so neither always runs on a warm cache), and the ratio of the two medians over
-the rounds is reported. The workloads are `workloads.VS_TORCH` (issue 12, item 5):
+every round, so neither always runs on a warm cache); the ratio reported is the median over
+the rounds of each round's minigrad / torch (`timing.paired_ratio`). The workloads are
+`workloads.VS_TORCH` (issue 12, item 5):
 
 - tiny:  (a*b + a).sigmoid().sum(), forward and backward, at shape (3,) and (64, 64)
 - mlp:   one training step of an 8-64-1 MLP (relu, mse, SGD under no_grad), batch 64
@@ -25,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .timing import time_block, turn_order
+from .timing import paired_ratio, time_block, turn_order
 from .workloads import VS_TORCH, Workload
 
 
@@ -57,7 +58,7 @@ def measure_plain(
         "median_s": medians,
     }
     if "minigrad" in medians and "torch" in medians:
-        measured["ratio"] = medians["minigrad"] / medians["torch"]
+        measured["ratio"] = paired_ratio(times["minigrad"], times["torch"])
     return measured
 
 
