@@ -195,3 +195,13 @@ def test_cat_and_stack():
     (c * minigrad.tensor([1.0, 2.0, 3.0, 4.0], dtype=minigrad.float64)).sum().backward()
     (s * 10).sum().backward()
     assert x.grad.tolist() == [11.0, 12.0] and y.grad.tolist() == [13.0, 14.0]
+
+
+def test_sigmoid_of_a_0d_tensor() -> None:
+    # numpy gives a scalar, not an array, for a 0-d ufunc result: sigmoid must still work
+    x = minigrad.tensor(0.5, requires_grad=True)
+    out = x.sigmoid()
+    out.backward()
+    s = 1 / (1 + np.exp(np.float32(-0.5)))
+    assert out.shape == () and out.item() == pytest.approx(float(s))
+    assert x.grad.shape == () and x.grad.item() == pytest.approx(float(s * (1 - s)))

@@ -46,7 +46,9 @@ class SigmoidBackward0(Node):
         x = a.astype(float_dtype(a), copy=False)
         # 1 / (1 + exp(-x)), as torch computes it (the tanh form differs in the last bit).
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0.
-        result = np.negative(x)  # then in place: one new array in all
+        # then in place: one new array in all (given as `out`, because for a 0-d input numpy
+        # returns a scalar, which cannot be written into)
+        result = np.negative(x, out=np.empty_like(x))
         with np.errstate(over="ignore"):
             np.exp(result, out=result)
         result += 1
@@ -55,7 +57,7 @@ class SigmoidBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")
-        local = 1 - s  # s * (1 - s) * grad, computed in place in one new array
+        local = np.subtract(1, s, out=np.empty_like(s))  # s * (1 - s) * grad, in one new array
         local *= s
         local *= grad
         return (local,)
