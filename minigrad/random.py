@@ -73,6 +73,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from minigrad.dtypes import kind_word
+
 __all__ = [
     "DEFAULT_SEED",
     "Generator",
@@ -370,18 +372,7 @@ def _check_float(dtype: np.dtype, kernel: str) -> None:
             "are not written here): draw float32 and convert with .to(minigrad.float16)"
         )
     if dtype not in (np.float32, np.float64):
-        name = _C_NAMES.get(np.dtype(dtype).name, str(dtype))
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
-
-
-_C_NAMES = {
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind_word(dtype)}'")
 
 
 def uniform(

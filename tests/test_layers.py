@@ -16,7 +16,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("minigrad._shapes", "minigrad.dtypes", "minigrad.grad_mode", "minigrad.random"),
+    ("minigrad.dtypes",),
+    ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random"),
     ("minigrad._format",),
     ("minigrad.versions",),
     ("minigrad.graph",),
