@@ -18,7 +18,7 @@ import itertools
 import types
 import warnings
 import weakref
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -190,9 +190,9 @@ class GradBuffers:
         """
         if grad.shape != shape:
             grad = unbroadcast(grad, shape)
-        owned = type(grad) is np.ndarray and grad.base is None and grad is not borrowed
+        owned = grad is not borrowed and grad.base is None and type(grad) is np.ndarray
         previous = self.arrays.get(node)
-        if previous is None:
+        if previous is None:  # the first gradient to arrive (for most nodes, the only one)
             self.arrays[node] = grad
             if owned:
                 self.owned.add(node)
@@ -212,20 +212,23 @@ class GradBuffers:
         return self.arrays.pop(node, None), node in self.owned
 
 
-def _count_dependencies(roots: Sequence[Node]) -> dict[Node, int]:
-    """For every node reachable from `roots`: how many edges point at it (iteratively)."""
+def _count_dependencies(roots: Collection[Node]) -> dict[Node, int]:
+    """For every node reachable from `roots` (each given once): how many edges point at it."""
     dependencies: dict[Node, int] = {}
-    seen = set(roots)
     stack = list(roots)
+    seen = set(roots)  # the roots; every other node is seen once it has a count
     while stack:
         node = stack.pop()
         for next_node in node.next_nodes:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
+            count = dependencies.get(next_node)
+            if count is None:
+                dependencies[next_node] = 1
+                if next_node not in seen:
+                    stack.append(next_node)
+            else:
+                dependencies[next_node] = count + 1
     return dependencies
 
 
@@ -242,18 +245,21 @@ def run_backward(
     KeyboardInterrupt) half-way leaves every `.grad` and the graph as they were. With `capture`
     (used by `grad()`), gradients are returned instead of being accumulated into `.grad`.
     """
-    dependencies = _count_dependencies([node for node, _ in roots])
     buffers = GradBuffers()
+    root_nodes: dict[Node, None] = {}  # each root once, in order
     for node, root_grad in roots:
         buffers.add(node, root_grad, root_grad.shape, root_grad)  # the caller may still hold it
-    ready = [node for node in dict.fromkeys(node for node, _ in roots) if node not in dependencies]
+        root_nodes[node] = None
+    dependencies = _count_dependencies(root_nodes)
+    ready = [node for node in root_nodes if node not in dependencies]
     captured: dict[Node, np.ndarray] = {}
     arrived: list[tuple[Node, np.ndarray, bool]] = []  # gradients for leaves and retain_grad()
-    walked: list[Node] = []
+    to_free: list[Node] = []  # the nodes that ran and keep saved values
     anomaly = is_anomaly_enabled()
     while ready:
         node = ready.pop()
-        walked.append(node)
+        if node.saved_names:
+            to_free.append(node)
         grad, owned = buffers.pop(node)
         input_grads: Sequence[np.ndarray | None] = ()
         if grad is not None:
@@ -285,9 +291,8 @@ def run_backward(
             if tensor is not None:
                 tensor._accumulate_retained_grad(grad)
     if not retain_graph:
-        for node in walked:
-            if node.saved_names:
-                node.release_saved()
+        for node in to_free:
+            node.release_saved()
     return captured
 
 

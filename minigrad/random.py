@@ -73,7 +73,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from minigrad.dtypes import kind_word
+from .dtypes import kind_word
 
 __all__ = [
     "DEFAULT_SEED",

@@ -230,11 +230,14 @@ class Tensor:
         """
         if not _state.enabled:
             return None
-        needs = tuple([t._requires_grad or t._grad_fn is not None for t in inputs])
+        needs = []  # (a plain loop: this runs at every op, and is faster than a comprehension)
+        for t in inputs:
+            needs.append(t._requires_grad or t._grad_fn is not None)
         if True not in needs:
             return None
         # one shared tuple per pattern ((True,), (True, False), ...): fewer objects per node
-        return _NEEDS_PATTERNS.setdefault(needs, needs)
+        pattern = tuple(needs)
+        return _NEEDS_PATTERNS.setdefault(pattern, pattern)
 
     def _edge(self) -> Node | None:
         """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere
@@ -267,8 +270,14 @@ class Tensor:
     @staticmethod
     def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
         """Make `node` the grad_fn of `output`: one edge per input, the saved values kept."""
-        node.next_nodes = tuple([t._edge() for t in inputs])
-        node.input_shapes = tuple([t._array.shape for t in inputs])
+        edges, shapes = [], []
+        for t in inputs:
+            edge = t._grad_fn
+            if edge is None or t._base is not None:  # a leaf, a number or a view: ask _edge
+                edge = t._edge()
+            edges.append(edge)
+            shapes.append(t._array.shape)
+        node.next_nodes, node.input_shapes = tuple(edges), tuple(shapes)
         to_save = node.to_save
         if to_save:  # forward named the inputs backward needs: keep their values
             for name, index in to_save.items():
@@ -869,7 +878,7 @@ class Tensor:
 
     # Operators: a list or a string on the other side gives NotImplemented (Python's TypeError)
     def __add__(self, other: object) -> Tensor:
-        wrapped = self._wrap(other)
+        wrapped = other if type(other) is Tensor else self._wrap(other)
         if wrapped is None:
             return NotImplemented
         return self._binary(arith.AddBackward0(), wrapped)
@@ -879,7 +888,7 @@ class Tensor:
         return NotImplemented if wrapped is None else self.sub(wrapped)
 
     def __mul__(self, other: object) -> Tensor:
-        wrapped = self._wrap(other)
+        wrapped = other if type(other) is Tensor else self._wrap(other)
         if wrapped is None:
             return NotImplemented
         return self._binary(arith.MulBackward0(), wrapped)

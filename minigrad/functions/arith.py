@@ -10,6 +10,16 @@ from ..graph import Node
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
 
+def _promoted(ufunc: np.ufunc, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`ufunc(a, b)` in the dtype torch's promotion gives (dtypes.result_dtype).
+
+    Two arrays of one dtype give that dtype in numpy too; asking numpy for a dtype is slower.
+    """
+    if a.dtype == b.dtype:
+        return ufunc(a, b)
+    return ufunc(a, b, dtype=result_dtype(a, b))
+
+
 class AddBackward0(Node):
     """add(self, other, alpha) -- self: grad; other: grad * alpha."""
 
@@ -18,8 +28,9 @@ class AddBackward0(Node):
         self.alpha = alpha
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        other = b if self.alpha == 1 else b * self.alpha
-        return np.add(a, other, dtype=result_dtype(a, b))
+        if self.alpha == 1:
+            return _promoted(np.add, a, b)
+        return np.add(a, b * self.alpha, dtype=result_dtype(a, b))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, grad if self.alpha == 1 else grad * self.alpha
@@ -33,8 +44,9 @@ class SubBackward0(Node):
         self.alpha = alpha
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        other = b if self.alpha == 1 else b * self.alpha
-        return np.subtract(a, other, dtype=result_dtype(a, b))
+        if self.alpha == 1:
+            return _promoted(np.subtract, a, b)
+        return np.subtract(a, b * self.alpha, dtype=result_dtype(a, b))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, -grad * self.alpha
@@ -60,7 +72,7 @@ class MulBackward0(Node):
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         self.save("other", 1, for_input=0)
         self.save("self", 0, for_input=1)
-        return np.multiply(a, b, dtype=result_dtype(a, b))
+        return _promoted(np.multiply, a, b)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad

@@ -4,6 +4,8 @@ picture as one node, exactly where torch puts it."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..dtypes import kind_word
@@ -13,19 +15,23 @@ from ..graph import Node
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
     """Apply 'mean' / 'sum' / 'none' to elementwise losses."""
     if reduction == "mean":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(values.mean(dtype=values.dtype))
+        if values.size == 0:
+            return np.array(np.nan, dtype=values.dtype)  # torch's mean of nothing, no warning
+        # the sum, then one division: numpy's mean does the same, through more Python steps
+        return np.asarray(np.add.reduce(values, axis=None, dtype=values.dtype) / values.size)
     if reduction == "sum":
         return np.asarray(values.sum(dtype=values.dtype))
     return values
 
 
 def _reduce_backward(grad: np.ndarray, shape: tuple[int, ...], reduction: str) -> np.ndarray:
-    """The gradient reaching each elementwise loss, for the gradient `grad` of the reduced one."""
+    """The gradient reaching each elementwise loss (of `shape`), given the reduced loss's `grad`.
+
+    For 'mean' and 'sum' it is one number for every loss, returned as a 0-d array: the formulas
+    multiply it with arrays of the full shape, and broadcasting spreads it.
+    """
     if reduction == "mean":
-        return np.broadcast_to(grad / max(int(np.prod(shape)), 1), shape)
-    if reduction == "sum":
-        return np.broadcast_to(grad, shape)
+        return grad / max(math.prod(shape), 1)
     return grad
 
 
@@ -165,7 +171,7 @@ class MseLossBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         diff = self.unpack("self") - self.unpack("target")
         grad_input = 2 * diff * _reduce_backward(grad, diff.shape, self.reduction)
-        return grad_input, -grad_input
+        return grad_input, -grad_input if self.needs_input_grad[1] else None
 
 
 class NllLossBackward0(Node):

@@ -23,7 +23,9 @@ def _spread(value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """One gradient value at every position of `shape` (the backward of a full reduction)."""
     if math.prod(shape) > SPREAD_AS_VIEW_ABOVE:
         return np.broadcast_to(value, shape)
-    return np.full(shape, value, dtype=value.dtype)
+    filled = np.empty(shape, dtype=value.dtype)  # (np.full, without its Python-level steps)
+    filled[...] = value
+    return filled
 
 
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool):
