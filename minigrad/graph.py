@@ -56,9 +56,16 @@ class Node:
     to_save: Any = _NOTHING_SAVED  # name -> input index, while forward runs (see save)
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     _retained_output: weakref.ref | None = None  # set by retain_grad()
+    _serial: int | None = None  # see serial
 
-    def __init__(self) -> None:
-        self.serial = next(_node_serials)  # creation order, for stable names in pictures
+    @property
+    def serial(self) -> int:
+        """A number naming this node in pictures and in compare(): unlike `id()`, never given
+        to a later node. Given when first asked for (most nodes are never drawn)."""
+        serial = self._serial
+        if serial is None:
+            serial = self._serial = next(_node_serials)
+        return serial
 
     def name(self) -> str:
         """torch's name for this node, e.g. 'MulBackward0'."""
