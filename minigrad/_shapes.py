@@ -33,12 +33,12 @@ def wrap_dim(dim: object, ndim: int) -> int:
 def normalize_dims(dim: object, ndim: int) -> tuple[int, ...]:
     """`dim` (an int, a sequence of ints, or None for every dim) as sorted non-negative axes.
 
-    A dim given twice is torch's RuntimeError. A 0-d tensor has no axis to give numpy, so its
-    dims come back empty.
+    An empty sequence also means every dim, as in torch's sum and mean. A dim given twice is
+    torch's RuntimeError. A 0-d tensor has no axis to give numpy, so its dims come back empty.
     """
-    if dim is None:
-        return tuple(range(ndim))
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims:
+        return tuple(range(ndim))
     axes: list[int] = []
     for d in dims:
         axis = wrap_dim(d, ndim)

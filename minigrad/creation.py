@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -35,6 +36,14 @@ __all__ = [
 
 def tensor(data: object, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of `data` (floats become float32, ints int64)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+            "rather than minigrad.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
     array = _to_array(data, dtype)
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")

@@ -115,6 +115,28 @@ def _comparison(compare: np.ufunc) -> Callable[[Tensor, object], Tensor]:
     return method
 
 
+class _NoDim:
+    """The default `dim` of sum() and mean(): no dim given (torch's form without one)."""
+
+    def __repr__(self) -> str:
+        return "<no dim>"
+
+
+_NO_DIM: Any = _NoDim()
+DimArg = int | Sequence[int] | None  # a dim, several dims, or None for every dim
+
+
+def _check_no_keepdim(method: str, keepdim: bool | None) -> None:
+    """torch's TypeError for `t.sum(keepdim=...)` with no dim: only the dim form takes keepdim
+    (so its default is None, "not given", and False is refused here as well)."""
+    if keepdim is not None:
+        raise TypeError(
+            f"{method}() received an invalid combination of arguments - got (keepdim=bool, ), "
+            "but expected one of:\n * (*, minigrad.dtype dtype = None)\n * (tuple of ints dim, "
+            "bool keepdim = False, *, minigrad.dtype dtype = None)\n"
+        )
+
+
 class Tensor:
     """An n-dimensional array that can record the operations made with it."""
 
@@ -1044,19 +1066,26 @@ class Tensor:
 
     # ---- reductions --------------------------------------------------------------------------
 
-    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
-        """Sum of all elements, or along `dim`."""
-        if dim is None:
-            return Tensor._apply(reduce.SumBackward0(), self)
-        return Tensor._apply(reduce.SumBackward1(normalize_dims(dim, self.ndim), keepdim), self)
+    # torch has two forms of sum and mean: `t.sum()` records SumBackward0; `t.sum(dim, keepdim)`
+    # records SumBackward1, and there dim=None or an empty tuple means every dim. The default
+    # `_NO_DIM` tells the two apart.
 
-    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
-        """Mean of all elements, or along `dim`."""
+    def sum(self, dim: DimArg = _NO_DIM, keepdim: bool | None = None) -> Tensor:
+        """Sum of all elements, or along `dim` (keepdim: keep reduced dims as size 1)."""
+        if dim is _NO_DIM:
+            _check_no_keepdim("sum", keepdim)
+            return Tensor._apply(reduce.SumBackward0(), self)
+        axes = normalize_dims(dim, self.ndim)
+        return Tensor._apply(reduce.SumBackward1(axes, bool(keepdim)), self)
+
+    def mean(self, dim: DimArg = _NO_DIM, keepdim: bool | None = None) -> Tensor:
+        """Mean of all elements, or along `dim` (keepdim: keep reduced dims as size 1)."""
         kind = self.dtype.torch_kind
-        if dim is None:
+        if dim is _NO_DIM:
+            _check_no_keepdim("mean", keepdim)
             return Tensor._apply(reduce.MeanBackward0(kind), self)
         axes = normalize_dims(dim, self.ndim)
-        return Tensor._apply(reduce.MeanBackward1(axes, keepdim, kind), self)
+        return Tensor._apply(reduce.MeanBackward1(axes, bool(keepdim), kind), self)
 
     def max(self, dim: int | None = None, keepdim: bool = False) -> Tensor | MaxResult:
         """Maximum of all elements, or (values, indices) along `dim`."""

@@ -63,3 +63,22 @@ def test_reduction_errors():
 def test_integer_sum_is_int64():
     assert minigrad.tensor([1, 2], dtype=minigrad.int32).sum().dtype == minigrad.int64
     assert minigrad.tensor([True, True]).sum().item() == 2
+
+
+def test_an_empty_dims_tuple_or_none_reduces_every_dim_as_in_torch():
+    m = minigrad.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+    for total in (m.sum(()), m.sum([]), m.sum(None)):
+        assert total.shape == () and total.item() == 5.0
+        assert total.grad_fn.name() == "SumBackward1"  # the dim form, as torch records it
+    assert m.sum(None, keepdim=True).shape == (1, 1)
+    assert m.mean(()).shape == () and m.mean(dim=None).grad_fn.name() == "MeanBackward1"
+    assert m.sum().grad_fn.name() == "SumBackward0"
+
+
+@pytest.mark.parametrize("keepdim", [True, False])
+def test_keepdim_without_a_dim_is_torchs_type_error(keepdim):
+    m = minigrad.ones(2, 3)
+    with pytest.raises(TypeError, match=r"^sum\(\) received an invalid combination of arguments"):
+        m.sum(keepdim=keepdim)
+    with pytest.raises(TypeError, match=r"^mean\(\) received an invalid combination"):
+        m.mean(keepdim=keepdim)

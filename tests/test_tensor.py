@@ -355,3 +355,10 @@ def test_full_uses_torch_default_dtypes():
     assert minigrad.full((2, 2), 3).dtype == minigrad.int64
     assert minigrad.full((2,), 1.0, dtype=minigrad.float64).dtype == minigrad.float64
     assert minigrad.full((3,), 2.0).tolist() == [2.0, 2.0, 2.0]
+
+
+def test_tensor_of_a_tensor_warns_as_torch_does():
+    source = minigrad.ones(2) * 2
+    with pytest.warns(UserWarning, match=r"^To copy construct from a tensor"):
+        copy = minigrad.tensor(source)
+    assert copy.tolist() == [2.0, 2.0] and not copy.requires_grad

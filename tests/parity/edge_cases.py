@@ -212,6 +212,17 @@ CASES: list[tuple[str, str]] = [
     ("sum-dup-neg", "L.ones(2, 3).sum(dim=(1, -1))"),
     ("sum-dims-tuple-oor", "L.ones(2, 3).sum((0, 2))"),
     ("sum-empty", "L.ones(0).sum()"),
+    # found after the held-out batch: an empty dims tuple means every dim; dim=None is the
+    # dim form (SumBackward1, keepdim honoured); keepdim without a dim is refused
+    ("sum-dims-empty-tuple", f"{M}; m.sum(())"),
+    ("sum-dims-empty-list-grad", f"{M}; m.sum([]).backward(); m.grad"),
+    ("mean-dims-empty-tuple", f"{M}; m.mean(())"),
+    ("sum-dims-empty-keepdim", f"{M}; m.sum((), keepdim=True)"),
+    ("sum-dim-none-keepdim", f"{M}; m.sum(None, keepdim=True)"),
+    ("mean-dim-none", f"{M}; m.mean(dim=None)"),
+    ("sum-keepdim-without-dim", f"{M}; m.sum(keepdim=True)"),
+    ("mean-keepdim-without-dim", f"{M}; m.mean(keepdim=False)"),
+    ("tensor-from-tensor-warns", f"{M}; L.tensor(m.detach() * 2)"),
     ("mean-empty", "L.ones(0).mean()"),
     ("max-empty", "L.ones(0).max()"),
     ("max-dim-empty", "L.ones(0, 2).max(dim=0)"),
