@@ -1221,6 +1221,7 @@ class Tensor:
         a copy (IndexBackward0) for integer or bool array indices."""
         key = _plain_key(key)
         if not _is_basic_index(key):
+            _check_mask_shapes(key, self._array.shape)
             try:
                 self._array[key]
             except IndexError as error:
@@ -1513,6 +1514,39 @@ def _expand_basic_index(key: object, ndim: int) -> list[object]:
         where = parts.index(Ellipsis)
         parts[where : where + 1] = [slice(None)] * (ndim - consumed)
     return parts
+
+
+def _check_mask_shapes(key: object, shape: tuple[int, ...]) -> None:
+    """torch's IndexError for a bool mask whose shape differs from the dims it covers.
+
+    torch applies the integer parts of the index first, so it names the shape that is left,
+    and the first dim where mask and tensor differ. Keys with `...`, None or a Python bool are
+    left to numpy.
+    """
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(part is Ellipsis or part is None or isinstance(part, bool) for part in parts):
+        return
+    # (zip stops at the shorter: too many parts is numpy's "too many indices", below)
+    left = [
+        n for part, n in zip(parts, shape, strict=False) if not isinstance(part, (int, np.integer))
+    ]
+    left += shape[len(parts) :]
+    position = 0  # the dim of `left` that the next part indexes
+    for part in parts:
+        if isinstance(part, (int, np.integer)):
+            continue
+        if isinstance(part, np.ndarray) and part.dtype == np.bool_:
+            covered = left[position : position + part.ndim]
+            for index, (mask_size, size) in enumerate(zip(part.shape, covered, strict=False)):
+                if mask_size != size:
+                    raise IndexError(
+                        f"The shape of the mask {list(part.shape)} at index {index} does not "
+                        f"match the shape of the indexed tensor {left} at index "
+                        f"{position + index}"
+                    )
+            position += part.ndim
+        else:
+            position += 1
 
 
 def _index_message(numpy_message: str, shape: tuple[int, ...]) -> str:
