@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import from_numpy_dtype
+from ..dtypes import from_numpy_dtype, kind_word
 from ..graph import Node
 
 
@@ -45,7 +45,11 @@ class MvBackward0(Node):
         (n, k), (k2,) = a.shape, v.shape
         if k != k2:
             raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
-        _check_same_dtype(a, v)
+        if a.dtype != v.dtype:  # torch's addmv names the output (the vector's dtype) first
+            vec, mat = kind_word(v.dtype), kind_word(a.dtype)
+            raise RuntimeError(
+                f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
+            )
         self.save("self", 0, for_input=1)
         self.save("vec", 1, for_input=0)
         return a @ v
@@ -68,7 +72,11 @@ class DotBackward0(Node):
                 f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
                 f"number of elements, but got {n} and {m} elements respectively"
             )
-        _check_same_dtype(a, b)
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                "dot : expected both vectors to have same dtype, but found "
+                f"{kind_word(a.dtype)} and {kind_word(b.dtype)}"
+            )
         self.save("self", 0, for_input=1)
         self.save("tensor", 1, for_input=0)
         return np.asarray(a @ b)
