@@ -15,6 +15,7 @@ the tensor's own methods, `_accumulate_grad`, called once every gradient has bee
 from __future__ import annotations
 
 import itertools
+import sys
 import types
 import warnings
 import weakref
@@ -31,6 +32,22 @@ __all__ = ["AccumulateGrad", "GradBuffers", "Node", "run_backward", "unbroadcast
 _node_serials = itertools.count()
 _NOTHING_SAVED: types.MappingProxyType = types.MappingProxyType({})  # shared, read-only
 _NAME_PATTERNS: dict[tuple[str, ...], tuple[str, ...]] = {}  # ("other",), ("self", "other"), ...
+
+
+_SAVED_ATTRIBUTES: dict[str, str] = {}  # "other" -> "_raw_saved_other"
+
+
+def _saved_attribute(name: str) -> str:
+    """The attribute a saved value is kept in: torch's `_raw_saved_<name>`.
+
+    One string per name, made once. A name built anew at every getattr would be a new string
+    each time, and CPython's attribute cache keeps the strings it was asked with: thousands of
+    them, which look like memory growing at every training step.
+    """
+    attribute = _SAVED_ATTRIBUTES.get(name)
+    if attribute is None:
+        attribute = _SAVED_ATTRIBUTES[name] = sys.intern(f"_raw_saved_{name}")
+    return attribute
 
 
 class Node:
@@ -105,7 +122,7 @@ class Node:
         `y * 2.0`) as its bare array: fewer objects per recorded op for Python's cyclic garbage
         collector to walk, again and again while a long graph is alive (see `Tensor._saved`).
         """
-        setattr(self, f"_raw_saved_{name}", saved)
+        setattr(self, _saved_attribute(name), saved)
         names = (*self.saved_names, name)
         self.saved_names = _NAME_PATTERNS.setdefault(names, names)  # one tuple per pattern
 
@@ -116,15 +133,15 @@ class Node:
 
     def _saved_tensor(self, name: str) -> SavedTensor:
         """The SavedTensor under `name`; a number kept bare becomes one when first asked for."""
-        value = getattr(self, f"_raw_saved_{name}")
+        value = getattr(self, _saved_attribute(name))
         if type(value) is np.ndarray:
             value = SavedTensor.of_number(value)
-            setattr(self, f"_raw_saved_{name}", value)
+            setattr(self, _saved_attribute(name), value)
         return value
 
     def unpack(self, name: str) -> np.ndarray:
         """The values saved under `name`, checked against later in-place changes."""
-        value = getattr(self, f"_raw_saved_{name}")
+        value = getattr(self, _saved_attribute(name))
         if type(value) is np.ndarray:  # a number: nothing can change it, nothing to check
             return value
         return value.unpack()
