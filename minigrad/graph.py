@@ -15,7 +15,6 @@ the tensor's own methods, `_accumulate_grad`, called once every gradient has bee
 from __future__ import annotations
 
 import itertools
-import sys
 import types
 import warnings
 import weakref
@@ -46,7 +45,7 @@ def _saved_attribute(name: str) -> str:
     """
     attribute = _SAVED_ATTRIBUTES.get(name)
     if attribute is None:
-        attribute = _SAVED_ATTRIBUTES[name] = sys.intern(f"_raw_saved_{name}")
+        attribute = _SAVED_ATTRIBUTES[name] = f"_raw_saved_{name}"
     return attribute
 
 
