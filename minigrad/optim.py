@@ -177,7 +177,7 @@ class SGD(Optimizer):
                     else:
                         buffer.mul_(momentum).add_(grad, alpha=1 - dampening)
                     grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
-                param._sgd_step_(grad, group["lr"])  # param.add_(grad, alpha=-lr), in place
+                param.add_(grad, alpha=-group["lr"])
         return loss
 
 
