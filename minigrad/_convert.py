@@ -60,27 +60,38 @@ def _refuse_kind(array: np.ndarray, data: object) -> None:
     raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
 
 
-def _check_python_data(data: object, depth: int = 0) -> None:
-    """torch's errors for data numpy would accept or misread (None, strings, ragged lists)."""
+def _check_python_data(data: object) -> None:
+    """torch's errors for data numpy would accept or misread (None, strings, ragged lists).
+
+    Like torch, the shape is read off the first element at each depth, and every list must
+    have that length at its depth.
+    """
+    shape = []
+    first = data
+    while isinstance(first, (list, tuple)):
+        shape.append(len(first))
+        first = first[0] if first else None
+    _check_nested(data, shape, 0)
+
+
+def _check_nested(data: object, shape: list[int], depth: int) -> None:
     if data is None or isinstance(data, (dict, set)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     if isinstance(data, int) and not isinstance(data, bool) and not -(2**63) <= data < 2**63:
         raise ValueError("Overflow when unpacking long long")
-    if isinstance(data, (list, tuple)):
-        if any(isinstance(item, str) for item in data):
-            raise ValueError("too many dimensions 'str'")
-        lengths = {len(item) if isinstance(item, (list, tuple)) else None for item in data}
-        if len(lengths) > 1:
-            sizes = [len(item) if isinstance(item, (list, tuple)) else 0 for item in data]
-            expected = sizes[0]
-            bad = next((size for size in sizes if size != expected), 0)
-            raise ValueError(
-                f"expected sequence of length {expected} at dim {depth + 1} (got {bad})"
-            )
-        for item in data:
-            _check_python_data(item, depth + 1)
+    if not isinstance(data, (list, tuple)):
+        if depth < len(shape):
+            raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got 0)")
+        return
+    if any(isinstance(item, str) for item in data):
+        raise ValueError("too many dimensions 'str'")
+    if depth >= len(shape) or len(data) != shape[depth]:
+        expected = shape[depth] if depth < len(shape) else 0
+        raise ValueError(f"expected sequence of length {expected} at dim {depth} (got {len(data)})")
+    for item in data:
+        _check_nested(item, shape, depth + 1)
 
 
 # ---- index keys --------------------------------------------------------------------------------
@@ -104,8 +115,8 @@ def expand_basic_index(key: object, ndim: int) -> list[object]:
     indexed dimension; this list is that sequence of steps.
     """
     parts = list(key) if isinstance(key, tuple) else [key]
-    if sum(1 for part in parts if part is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+    while parts.count(Ellipsis) > 1:  # torch reads `t[..., ...]` as one ellipsis
+        parts.remove(Ellipsis)
     consumed = sum(1 for part in parts if part is not None and part is not Ellipsis)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")

@@ -28,7 +28,7 @@ import numpy as np
 
 from .dtypes import from_numpy_dtype
 from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .graph import AccumulateGrad, Node, input_edge, tensors
+from .graph import AccumulateGrad, Node, tensors
 
 __all__ = ["GradBuffers", "run_backward", "unbroadcast"]
 
@@ -62,52 +62,42 @@ class GradBuffers:
     An owned array can take the next gradient in place and can become a leaf's `.grad` without
     a copy: at 10^6 elements each copy avoided is a full pass over 4 MB. A *borrowed* array (a
     view, a gradient passed through unchanged, the `gradient` a user gave) is never written to.
-    A node with several outputs waits with one slot per output.
+    A node with several outputs waits with a list, one slot per output.
     """
 
     def __init__(self) -> None:
         self.waiting: dict[Node, Any] = {}
-        self.owned: set[Edge] = set()
+        self.owned: set[Node] = set()
 
-    def add(self, edge: Edge, grad: Any, shape: tuple[int, ...], borrowed: Any) -> None:
-        """Add `grad` (for an input of `shape`) to what waits at `edge`.
+    def add(self, node: Node, nr: int, grad: Any, shape: tuple[int, ...], borrowed: Any) -> None:
+        """Add `grad` (for an input of `shape`) to what waits for output `nr` of `node`.
 
         `borrowed` is the array the producing formula was given: passing it on is no copy.
         """
-        node, nr = edge
         if grad.shape != shape:
             grad = unbroadcast(grad, shape)
-        if node.num_outputs == 1:
-            self.waiting[node] = self._sum(edge, self.waiting.get(node), grad, borrowed)
+        if node.num_outputs != 1:
+            slots = self.waiting.setdefault(node, [None] * node.num_outputs)
+            slots[nr] = grad if slots[nr] is None else slots[nr] + grad
             return
-        slots = self.waiting.setdefault(node, [None] * node.num_outputs)
-        slots[nr] = self._sum(edge, slots[nr], grad, borrowed)
-
-    def _sum(self, edge: Edge, previous: Any, grad: Any, borrowed: Any) -> Any:
+        previous = self.waiting.get(node)
         if type(grad) is not np.ndarray:  # tensors (create_graph): a recorded sum
-            return grad if previous is None else previous + grad
+            self.waiting[node] = grad if previous is None else previous + grad
+            return
         owned = grad is not borrowed and grad.base is None
         if previous is None:  # the first gradient to arrive (for most nodes, the only one)
+            self.waiting[node] = grad
             if owned:
-                self.owned.add(edge)
-            return grad
-        if edge in self.owned and previous.dtype == grad.dtype:
+                self.owned.add(node)
+        elif node in self.owned and previous.dtype == grad.dtype:
             previous += grad
-            return previous
-        self.owned.add(edge)
-        if owned and previous.dtype == grad.dtype:
+        elif owned and previous.dtype == grad.dtype:
             grad += previous  # the waiting array is borrowed, the new one is ours: add into it
-            return grad
-        return previous + grad
-
-    def pop(self, node: Node) -> list[Any]:
-        """Take the gradients waiting for each output of `node` (None where none arrived)."""
-        waiting = self.waiting.pop(node, None)
-        return waiting if node.num_outputs != 1 else [waiting]
-
-    def is_owned(self, node: Node) -> bool:
-        """Whether only the engine holds the gradient of `node`'s (only) output."""
-        return (node, 0) in self.owned
+            self.waiting[node] = grad
+            self.owned.add(node)
+        else:
+            self.waiting[node] = previous + grad
+            self.owned.add(node)
 
 
 # ---- the walk ---------------------------------------------------------------------------------
@@ -127,17 +117,28 @@ def run_backward(
     returned; `accumulate=False` (autograd.grad) also leaves the targets' `.grad` alone.
     """
     walk = _Walk(roots, targets, accumulate)
+    ready, waiting, needed = walk.ready, walk.buffers.waiting, walk.needed
+    plain = not is_anomaly_enabled()  # no anomaly mode: a node without hooks is just called
     previous_mode, _state.enabled = _state.enabled, create_graph  # torch's rule for backward
     try:
-        while walk.ready:
-            node = walk.ready.pop()
-            grads = walk.arrived(node)
-            if walk.should_run(node) and any(grad is not None for grad in grads):
+        while ready:
+            node = ready.pop()
+            grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
+            if node.tensor_hooks is not None or node.retained is not None or targets is not None:
+                grad = walk.before_node(node, grad)
+            input_grads = ()
+            if grad is not None and (needed is None or node in needed):
+                if node.saved_names:
+                    walk.ran.append(node)
                 if type(node) is AccumulateGrad:
-                    walk.accumulate(node, grads[0])
+                    walk.accumulate(node, grad)
+                elif plain and node.pre_hooks is None and node.post_hooks is None:
+                    input_grads = node.backward(grad)
                 else:
-                    walk.deliver(node, call_node(node, grads), grads)
-            walk.release_next(node)
+                    input_grads = call_with_hooks(node, grad)
+                if len(input_grads) != len(node.next_nodes):
+                    _check_count(node, input_grads)
+            walk.pass_on(node, input_grads, grad)
     finally:
         _state.enabled = previous_mode
     if not retain_graph:
@@ -158,47 +159,33 @@ class _Walk:
         self.buffers = GradBuffers()
         self.targets, self.accumulate_all = targets, accumulate
         root_nodes: dict[Node, None] = {}  # each root once, in order
-        for edge, root_grad in roots:
-            self.buffers.add(edge, root_grad, root_grad.shape, root_grad)  # the caller holds it
-            root_nodes[edge[0]] = None
+        for (node, nr), root_grad in roots:
+            self.buffers.add(node, nr, root_grad, root_grad.shape, root_grad)  # caller holds it
+            root_nodes[node] = None
         self.dependencies = _count_dependencies(root_nodes)
         self.ready = [node for node in root_nodes if node not in self.dependencies]
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
         self.captured: dict[Edge, Any] = {}
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
 
-    def arrived(self, node: Node) -> list[Any]:
-        """The gradients for `node`'s outputs, after its tensors' hooks; captured if targeted."""
-        grads = self.buffers.pop(node)
+    def before_node(self, node: Node, grad: Any) -> Any:
+        """The gradient for `node`'s output after the hooks of the tensor it made and
+        retain_grad(); captured if it is a target."""
+        grads = grad if node.num_outputs != 1 else [grad]
+        if grads is None:
+            return None
         if node.tensor_hooks is not None:
-            grads = self._tensor_hooks(node, grads)
+            grads = _tensor_hooks(node, grads)
         if node.retained is not None:
             for nr, reference in node.retained.items():
                 tensor = reference()
                 if tensor is not None and grads[nr] is not None:
                     tensor._accumulate_retained_grad(grads[nr])
         if self.targets is not None:
-            for nr, grad in enumerate(grads):
-                if (node, nr) in self.targets and grad is not None:
-                    self.captured[(node, nr)] = grad
-        return grads
-
-    def _tensor_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
-        for nr, hooks in node.tensor_hooks.items():
-            for hook in list(hooks.values()):
-                if grads[nr] is not None:
-                    seen = grads[nr] if type(grads[nr]) is not np.ndarray else None
-                    value = seen if seen is not None else tensors.wrap(grads[nr])
-                    result = checked_hook_result(hook, value, hook(value))
-                    grads[nr] = result if seen is not None else result._array
-        return grads
-
-    def should_run(self, node: Node) -> bool:
-        """Whether `node`'s backward (or an AccumulateGrad's writing) is part of this pass."""
-        runs = self.needed is None or node in self.needed
-        if runs and node.saved_names:
-            self.ran.append(node)
-        return runs
+            for nr, value in enumerate(grads):
+                if (node, nr) in self.targets and value is not None:
+                    self.captured[(node, nr)] = value
+        return grads if node.num_outputs != 1 else grads[0]
 
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
         """Write a leaf's gradient into its `.grad`, with the leaf's hooks before and after."""
@@ -211,29 +198,38 @@ class _Walk:
                 self.captured[(node, 0)] = value
             grad = value if type(grad) is not np.ndarray else value._array
         if self.accumulate_all:
-            node.accumulate(grad, owned=self.buffers.is_owned(node))
+            node.accumulate(grad, owned=node in self.buffers.owned)
             if leaf._post_accumulate_hooks is not None:
                 for hook in list(leaf._post_accumulate_hooks.values()):
                     hook(leaf)
 
-    def deliver(self, node: Node, input_grads: Sequence[Any], grads: list[Any]) -> None:
-        """Add each input's gradient to what waits at the node it came from."""
-        borrowed = grads[0]
-        for index, grad in enumerate(input_grads):
-            if grad is not None:
-                edge = input_edge(node, index)
-                if edge[0] is not None:
-                    self.buffers.add(edge, grad, node.input_shapes[index], borrowed)
+    def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
+        """Add each input's gradient to what waits at the node it goes to; a next node that has
+        now heard from every edge into it is ready to run."""
+        dependencies, given, numbers = self.dependencies, len(input_grads), node.next_output_nrs
+        for index, next_node in enumerate(node.next_nodes):
+            if next_node is None:
+                continue
+            if index < given and input_grads[index] is not None:
+                nr = 0 if numbers is None else numbers[index]
+                shape = node.input_shapes[index]
+                self.buffers.add(next_node, nr, input_grads[index], shape, grad)
+            remaining = dependencies[next_node] - 1
+            dependencies[next_node] = remaining
+            if remaining == 0:
+                self.ready.append(next_node)
 
-    def release_next(self, node: Node) -> None:
-        """One more edge of each next node is done: a node with none left is ready to run."""
-        dependencies = self.dependencies
-        for next_node in node.next_nodes:
-            if next_node is not None:
-                remaining = dependencies[next_node] - 1
-                dependencies[next_node] = remaining
-                if remaining == 0:
-                    self.ready.append(next_node)
+
+def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:
+    """The gradients of `node`'s outputs after the hooks registered on the tensors it made."""
+    for nr, hooks in node.tensor_hooks.items():
+        for hook in list(hooks.values()):
+            if grads[nr] is not None:
+                seen = grads[nr] if type(grads[nr]) is not np.ndarray else None
+                value = seen if seen is not None else tensors.wrap(grads[nr])
+                result = checked_hook_result(hook, value, hook(value))
+                grads[nr] = result if seen is not None else result._array
+    return grads
 
 
 def _count_dependencies(roots: dict[Node, None]) -> dict[Node, int]:
@@ -283,14 +279,14 @@ def _needed(roots: dict[Node, None], targets: dict[Edge, None], accumulate: bool
 # ---- running one node -------------------------------------------------------------------------
 
 
-def call_node(node: Node, grads: list[Any]) -> Any:
-    """The gradients for `node`'s inputs: its pre-hooks, its backward formula, its hooks."""
+def call_with_hooks(node: Node, grad: Any) -> Sequence[Any]:
+    """The gradients for `node`'s inputs: its pre-hooks, its backward formula (checked, in
+    anomaly mode), its hooks."""
+    grads = grad if node.num_outputs != 1 else [grad]
     if node.pre_hooks is not None:
         grads = _node_hooks(node.pre_hooks, (grads,), grads, len(grads))
     grad = grads[0] if node.num_outputs == 1 else tuple(grads)
     input_grads = node.backward(grad) if not is_anomaly_enabled() else _checked(node, grad)
-    if len(input_grads) != len(node.next_nodes):
-        _check_count(node, input_grads)
     if node.post_hooks is not None:
         count = len(node.next_nodes)
         input_grads = _node_hooks(node.post_hooks, (input_grads, grads), input_grads, count)

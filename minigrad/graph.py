@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .grad_mode import _state
-from .versions import SavedTensor, current_saved_hooks
+from .versions import SavedTensor, _hook_stack, current_saved_hooks
 
 __all__ = ["AccumulateGrad", "Node", "RemovableHandle", "tensors"]
 
@@ -84,6 +84,24 @@ def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> 
     return handle
 
 
+class SavedAttribute:
+    """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
+    `grad_fn._raw_saved_<name>` (the SavedTensor itself), on every node that saved <name>."""
+
+    def __init__(self, name: str, raw: bool = False) -> None:
+        self.name, self.raw = name, raw
+
+    def __get__(self, node: Node | None, owner: type) -> Any:
+        if node is None:
+            return self
+        if self.name not in node.saved_names:
+            prefix = "_raw_saved_" if self.raw else "_saved_"
+            raise AttributeError(
+                f"'{type(node).__name__}' object has no attribute '{prefix}{self.name}'"
+            )
+        return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
+
+
 class Node:
     """A recorded operation (a tensor's `grad_fn`): its inputs' nodes and its saved values.
 
@@ -115,6 +133,20 @@ class Node:
     tensor_hooks: dict[int, dict[int, Callable[..., Any]]] | None = None  # output nr -> fn(grad)
     retained: dict[int, weakref.ref] | None = None  # output nr -> tensor that retains its grad
     _serial: int | None = None  # see serial
+    # torch's names for what a node saved (only the names this node saved are there):
+    _saved_self = SavedAttribute("self")
+    _saved_other = SavedAttribute("other")
+    _saved_result = SavedAttribute("result")
+    _saved_exponent = SavedAttribute("exponent")
+    _saved_mat1 = SavedAttribute("mat1")
+    _saved_mat2 = SavedAttribute("mat2")
+    _saved_vec = SavedAttribute("vec")
+    _saved_tensor = SavedAttribute("tensor")
+    _saved_target = SavedAttribute("target")
+    _saved_condition = SavedAttribute("condition")
+    _raw_saved_self = SavedAttribute("self", raw=True)
+    _raw_saved_other = SavedAttribute("other", raw=True)
+    _raw_saved_result = SavedAttribute("result", raw=True)
 
     @property
     def serial(self) -> int:
@@ -160,22 +192,25 @@ class Node:
                 self.to_save = {}
             self.to_save[name] = index
 
-    def keep(self, name: str, saved: SavedTensor | np.ndarray, tensor: Any = None) -> None:
-        """Store a value for backward under `name`; a number (the `2.0` of `y * 2.0`) as its bare
-        array. With `saved_tensors_hooks` in force, the hooks' pack keeps `tensor` instead."""
-        if tensor is not None and type(saved) is not np.ndarray:
+    def keep(
+        self, names: tuple[str, ...], values: list[SavedTensor | np.ndarray], tensors: list[Any]
+    ) -> None:
+        """Store values for backward under `names`; a number (the `2.0` of `y * 2.0`) as its bare
+        array. With `saved_tensors_hooks` in force, the hooks' pack keeps the tensor instead."""
+        if _hook_stack.pairs:
             hooks = current_saved_hooks()
-            if hooks is not None:
-                saved.pack_with(hooks, tensor)
-        self.saved_names = (*self.saved_names, name)
-        self.saved_values = (*self.saved_values, saved)
+            for saved, tensor in zip(values, tensors, strict=True):
+                if type(saved) is not np.ndarray:
+                    saved.pack_with(hooks, tensor)
+        self.saved_names = (*self.saved_names, *names) if self.saved_names else names
+        self.saved_values = (*self.saved_values, *values) if self.saved_values else tuple(values)
 
     @property
     def saved(self) -> dict[str, SavedTensor]:
         """The saved values by name, as SavedTensors (a new dict at each read: look only)."""
-        return {name: self._saved_tensor(name) for name in self.saved_names}
+        return {name: self.raw_saved(name) for name in self.saved_names}
 
-    def _saved_tensor(self, name: str) -> SavedTensor:
+    def raw_saved(self, name: str) -> SavedTensor:
         """The SavedTensor under `name`; a number kept bare becomes one when first asked for."""
         index = self.saved_names.index(name)
         value = self.saved_values[index]
@@ -197,12 +232,12 @@ class Node:
             return value if not _state.enabled else value[()]
         if not _state.enabled:
             return value.unpack()
-        return self.saved_tensor(name)
+        return self.saved_as_tensor(name)
 
-    def saved_tensor(self, name: str) -> Any:
+    def saved_as_tensor(self, name: str) -> Any:
         """The value saved under `name` as a tensor, checked: the input tensor itself, or for
         an op's own output a tensor on its memory whose grad_fn is this node (`_saved_result`)."""
-        saved = self._saved_tensor(name)
+        saved = self.raw_saved(name)
         saved.check()
         if saved.unpack_hook is not None:
             return saved.unpacked_tensor()
@@ -212,18 +247,15 @@ class Node:
             return tensors.rebuild(saved, self)
         return tensors.wrap(saved.array)  # a number written next to a tensor
 
-    def __getattr__(self, attribute: str) -> Any:
-        # torch's `grad_fn._saved_self` / `_saved_result` / ... and `_raw_saved_*`: looked up
-        # only when no ordinary attribute has the name
-        for prefix, read in (("_saved_", self.saved_tensor), ("_raw_saved_", self._saved_tensor)):
-            if attribute.startswith(prefix) and attribute[len(prefix) :] in self.saved_names:
-                return read(attribute[len(prefix) :])
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
-
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
-        for name in self.saved_names:
-            self._saved_tensor(name).free()
+        freed = []
+        for value in self.saved_values:
+            if type(value) is np.ndarray:
+                value = SavedTensor.of_number(value)  # (so a picture can show it freed)
+            value.free()
+            freed.append(value)
+        self.saved_values = tuple(freed)
 
     # ---- the op itself ----------------------------------------------------------------------
 
@@ -273,9 +305,3 @@ class AccumulateGrad(Node):
     def accumulate(self, grad: Any, owned: bool = False) -> None:
         """`variable.grad += grad` (see Tensor._accumulate_grad)."""
         self.variable._accumulate_grad(grad, owned)
-
-
-def input_edge(node: Node, index: int) -> tuple[Node | None, int]:
-    """Where the gradient for input `index` of `node` goes: (next node, its output number)."""
-    numbers = node.next_output_nrs
-    return node.next_nodes[index], 0 if numbers is None else numbers[index]

@@ -247,8 +247,11 @@ class Tensor(
             node.next_output_nrs = tuple(numbers)
         to_save = node.to_save
         if to_save:  # forward named the inputs backward needs: keep their values
-            for name, index in to_save.items():
-                node.keep(name, inputs[index]._saved(is_output=False), inputs[index])
+            kept, values = [], []  # (plain loops: this runs at every op)
+            for index in to_save.values():
+                kept.append(inputs[index])
+                values.append(inputs[index]._saved(is_output=False))
+            node.keep(tuple(to_save), values, kept)
             del node.to_save  # the names were only needed until now
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
@@ -257,7 +260,7 @@ class Tensor(
     @staticmethod
     def _keep_result(node: Node, output: Tensor) -> None:
         """For ops whose backward is written with their output (sigmoid, exp): keep it."""
-        node.keep("result", output._saved(is_output=True, node=node), output)
+        node.keep(("result",), [output._saved(is_output=True, node=node)], [output])
 
     @staticmethod
     def _apply(node: Node, *inputs: Tensor) -> Tensor:

@@ -249,10 +249,17 @@ class SavedTensor:
 
     def unpack(self) -> np.ndarray:
         """Return the saved values, after `check()`."""
-        self.check()
-        if self.unpack_hook is not None:
+        owner = self.owner
+        counter = self._counter if owner is None else owner._counter  # None: never changed
+        if (
+            self.freed
+            or self.unpack_hook is not None
+            or (counter is not None and counter.value != self.saved_version)
+            or (owner is not None and self.had_history and owner._grad_fn is None)
+        ):
+            self.check()  # (raises, unless the hooks keep the value)
             return self.unpacked_tensor()._array
-        return self._values if self.owner is None else self.owner._array
+        return self._values if owner is None else owner._array
 
     def unpacked_tensor(self) -> Any:
         """What the unpack hook gives back for the packed value: it must be a tensor."""

@@ -110,10 +110,8 @@ class FunctionNode(FunctionCtx, Node):
 
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Run the Function's backward on tensors; give the engine one gradient per tensor input."""
-        on_arrays = isinstance(grad, np.ndarray) or (
-            isinstance(grad, tuple) and any(isinstance(g, np.ndarray) for g in grad)
-        )
-        grads = grad if isinstance(grad, tuple) else (grad,)
+        grads = tuple(grad) if isinstance(grad, (list, tuple)) else (grad,)
+        on_arrays = any(isinstance(g, np.ndarray) for g in grads)
         given = [self._materialized(index, g) for index, g in enumerate(grads)]
         results = self.function.backward(self, *given)
         results = results if isinstance(results, tuple) else (results,)

@@ -165,7 +165,7 @@ class ArithmeticMethods(TensorBase):
     # ---- operators: a list or a string on the other side gives NotImplemented ------------------
 
     def __add__(self, other: object) -> Tensor:
-        wrapped = other if type(other) is type(self) else self._wrap(other)
+        wrapped = other if isinstance(other, TensorBase) else self._wrap(other)
         if wrapped is None:
             return NotImplemented
         return self._binary(arith.AddBackward0(), wrapped)
@@ -175,7 +175,7 @@ class ArithmeticMethods(TensorBase):
         return NotImplemented if wrapped is None else self.sub(wrapped)
 
     def __mul__(self, other: object) -> Tensor:
-        wrapped = other if type(other) is type(self) else self._wrap(other)
+        wrapped = other if isinstance(other, TensorBase) else self._wrap(other)
         if wrapped is None:
             return NotImplemented
         return self._binary(arith.MulBackward0(), wrapped)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
-from .._shapes import broadcast_shapes
+from .._shapes import broadcast_shapes, check_sizes, shape_args
 from ..graph import Node
 
 if TYPE_CHECKING:
@@ -52,7 +52,9 @@ class TensorBase:
         if isinstance(value, TensorBase):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
-            return self._number(np.array(value, dtype=self._array.dtype))
+            wrapped = self._from_array(np.array(value, dtype=self._array.dtype))
+            wrapped._wrapped_number = True
+            return wrapped
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
@@ -96,3 +98,37 @@ class TensorBase:
     @property
     def requires_grad(self) -> bool:  # defined by Tensor; here for the type checker
         raise NotImplementedError
+
+    # ---- new tensors like this one (its dtype unless told otherwise) -------------------------
+
+    def _new(self, fill: Any, size: tuple, dtype: Any, requires_grad: bool, method: str) -> Tensor:
+        sizes = check_sizes(shape_args(size, method), method)
+        numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, method)
+        tensor = self._from_array(np.full(sizes, fill, dtype=numpy_dtype))
+        return tensor.requires_grad_(True) if requires_grad else tensor
+
+    def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """Zeros of `size`, with this tensor's dtype."""
+        return self._new(0, size, dtype, requires_grad, "new_zeros")
+
+    def new_ones(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """Ones of `size`, with this tensor's dtype."""
+        return self._new(1, size, dtype, requires_grad, "new_ones")
+
+    def new_empty(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """A tensor of `size` with this tensor's dtype, values not set (zeros here)."""
+        return self._new(0, size, dtype, requires_grad, "new_empty")
+
+    def new_full(
+        self, size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        """`fill_value` everywhere, of `size`, with this tensor's dtype."""
+        return self._new(fill_value, (size,), dtype, requires_grad, "new_full")
+
+    def new_tensor(self, data: object, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """A new tensor holding a copy of `data`, with this tensor's dtype."""
+        if isinstance(data, TensorBase):
+            data = data._array
+        numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
+        tensor = self._from_array(np.array(data, dtype=numpy_dtype))
+        return tensor.requires_grad_(True) if requires_grad else tensor
