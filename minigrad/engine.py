@@ -169,11 +169,15 @@ class _Walk:
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
 
     def before_node(self, node: Node, grad: Any) -> Any:
-        """The gradient for `node`'s output after the hooks of the tensor it made and
-        retain_grad(); captured if it is a target."""
+        """The gradient for `node`'s output, captured if it is a target, then passed through the
+        hooks of the tensor it made and given to a tensor that retains its grad."""
         grads = grad if node.num_outputs != 1 else [grad]
         if grads is None:
             return None
+        if self.targets is not None:  # (autograd.grad takes a non-leaf's gradient before its hooks)
+            for nr, value in enumerate(grads):
+                if (node, nr) in self.targets and value is not None:
+                    self.captured[(node, nr)] = value
         if node.tensor_hooks is not None:
             grads = _tensor_hooks(node, grads)
         if node.retained is not None:
@@ -181,10 +185,6 @@ class _Walk:
                 tensor = reference()
                 if tensor is not None and grads[nr] is not None:
                     tensor._accumulate_retained_grad(grads[nr])
-        if self.targets is not None:
-            for nr, value in enumerate(grads):
-                if (node, nr) in self.targets and value is not None:
-                    self.captured[(node, nr)] = value
         return grads if node.num_outputs != 1 else grads[0]
 
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:

@@ -86,7 +86,8 @@ def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> 
 
 class SavedAttribute:
     """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
-    `grad_fn._raw_saved_<name>` (the SavedTensor itself), on every node that saved <name>."""
+    `grad_fn._raw_saved_<name>` (the SavedTensor itself); None where this node did not save it
+    (mul keeps `self` only when `other` needs a gradient)."""
 
     def __init__(self, name: str, raw: bool = False) -> None:
         self.name, self.raw = name, raw
@@ -95,10 +96,7 @@ class SavedAttribute:
         if node is None:
             return self
         if self.name not in node.saved_names:
-            prefix = "_raw_saved_" if self.raw else "_saved_"
-            raise AttributeError(
-                f"'{type(node).__name__}' object has no attribute '{prefix}{self.name}'"
-            )
+            return None
         return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
 
 
@@ -238,7 +236,7 @@ class Node:
         """The value saved under `name` as a tensor, checked: the input tensor itself, or for
         an op's own output a tensor on its memory whose grad_fn is this node (`_saved_result`)."""
         saved = self.raw_saved(name)
-        saved.check()
+        saved.check(reading=True)
         if saved.unpack_hook is not None:
             return saved.unpacked_tensor()
         if saved.owner is not None:

@@ -623,7 +623,7 @@ class Tensor(
     @property
     def retains_grad(self) -> bool:
         """True for a non-leaf tensor after `retain_grad()`."""
-        return self._retains_grad and self.grad_fn is not None
+        return self._retains_grad
 
     # ---- hooks -------------------------------------------------------------------------------
 
@@ -920,17 +920,18 @@ def run_tensor_backward(
         (_root_edge(output, index), _start_gradient(output, given, index, create_graph))
         for index, (output, given) in enumerate(zip(outputs, grad_outputs, strict=True))
     ]
-    if create_graph and accumulate:
+    if create_graph and accumulate and not _Warned.create_graph:
+        _Warned.create_graph = True  # once per process, as torch's TORCH_WARN_ONCE
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     targets = None if inputs is None else _target_edges(inputs, accumulate)
     retain = create_graph if retain_graph is None else retain_graph
-    captured = run_backward(roots, retain, create_graph, targets, accumulate)
-    if accumulate and targets is not None:  # a non-leaf in `inputs` gets its .grad too
-        for tensor in [inputs] if isinstance(inputs, Tensor) else inputs:
-            edge = (tensor.grad_fn, tensor._output_nr)
-            if edge[0] is not None and edge in captured and not tensor._retains_grad:
-                tensor._add_to_grad(captured[edge], owned=False)
-    return captured
+    return run_backward(roots, retain, create_graph, targets, accumulate)
+
+
+class _Warned:
+    """Warnings torch gives once per process."""
+
+    create_graph = False
 
 
 CREATE_GRAPH_WARNING = (
@@ -973,9 +974,9 @@ def _target_edges(inputs: Tensor | Sequence[Tensor], accumulate: bool) -> dict:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     edges: dict[tuple[Node, int], None] = {}
     for tensor in tensors:
-        if not tensor.requires_grad:
-            if accumulate:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if accumulate:
+            tensor.retain_grad()  # a non-leaf in backward(inputs=...) gets its .grad, as in torch
+        elif not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node = tensor.grad_fn if tensor.grad_fn is not None else tensor._edge()
         edges[(node, tensor._output_nr)] = None

@@ -21,6 +21,7 @@ output, that tensor's fields), so this module sits below the graph and the tenso
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -229,14 +230,15 @@ class SavedTensor:
         """The version of the memory now; backward fails if it differs from `saved_version`."""
         return self.version_counter.value
 
-    def check(self) -> None:
-        """Refuse a value that was freed, detached in place, or changed in place since saved."""
+    def check(self, reading: bool = False) -> None:
+        """Refuse a value that was freed, changed in place since saved, or (for backward, not
+        for a look at `grad_fn._saved_*`: `reading`) detached in place."""
         if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
         if self.unpack_hook is not None:
             return  # the hooks keep their own copy: what happens to the tensor is theirs
         owner = self.owner
-        if owner is not None and self.had_history and owner._grad_fn is None:
+        if owner is not None and self.had_history and owner._grad_fn is None and not reading:
             raise RuntimeError(DETACHED_IN_PLACE_MESSAGE)
         counter = self._counter if owner is None else owner._counter  # None: never changed
         if counter is not None and counter.value != self.saved_version:
@@ -282,7 +284,7 @@ class SavedTensor:
             made_by = "AsStrided" if self.owner._base is not None else node and node.name()
         if made_by is None:
             return text
-        return f"{text}, which is output 0 of {made_by.removesuffix('Backward0')},"
+        return f"{text}, which is output 0 of {re.sub(r'Backward[0-9]*$', '', made_by)},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True).

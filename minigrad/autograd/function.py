@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from ..functions.views import AliasBackward0
 from ..grad_mode import _state, no_grad
 from ..graph import Node, tensors
 from ..tensor import Tensor
@@ -82,31 +83,24 @@ class FunctionNode(FunctionCtx, Node):
         self.argument_info = tuple(
             (a._array.shape, a._array.dtype) if isinstance(a, Tensor) else None for a in arguments
         )
-        self.kept: tuple[SavedTensor | None, ...] = ()  # what save_for_backward kept
+        # save_for_backward's tensors are kept as any node keeps its saved values, under the
+        # names "saved_tensors[0]", ...; a None given there has no name (see saved_tensors)
+        self.kept_layout: tuple[str | None, ...] = ()
 
     def name(self) -> str:
         return f"{self.function.__name__}Backward"
 
     @property
-    def saved(self) -> dict[str, SavedTensor]:
-        """The kept tensors by position, as pictures read them."""
-        return {f"saved_tensors[{i}]": s for i, s in enumerate(self.kept) if s is not None}
-
-    @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
         """The tensors given to `save_for_backward`, checked against in-place changes since."""
-        return tuple(None if saved is None else self._unpack(saved) for saved in self.kept)
+        return tuple(None if name is None else self._unpacked(name) for name in self.kept_layout)
 
-    def _unpack(self, saved: SavedTensor) -> Tensor:
+    def _unpacked(self, name: str) -> Tensor:
+        saved = self.raw_saved(name)
         saved.check()
         if saved.unpack_hook is not None:
             return saved.unpacked_tensor()
         return saved.owner if saved.owner is not None else tensors.rebuild(saved, self)
-
-    def release_saved(self) -> None:
-        for saved in self.kept:
-            if saved is not None:
-                saved.free()
 
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Run the Function's backward on tensors; give the engine one gradient per tensor input."""
@@ -229,11 +223,10 @@ def _output(node: FunctionNode, args: tuple[Any, ...], result: Any, recording: b
             raise RuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )
+        result._version_counter.bump()  # torch counts the marking as one more change
         return result
-    if any(result is a for a in args):
-        alias = result.detach()
-        alias._version_counter = result._version_counter
-        return alias
+    if any(result is a for a in args):  # a view of the input, as torch makes it
+        return result._view(result._array, AliasBackward0())
     return result
 
 
@@ -258,7 +251,18 @@ def _connect(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]
             result._rebase_history(node, number)
         else:
             result._grad_fn, result._output_nr = node, number
-    node.kept = tuple(_saved(node, t, results) for t in node.to_save_tensors)
+    layout, names, values, kept = [], [], [], []
+    for position, tensor in enumerate(node.to_save_tensors):
+        if tensor is None:
+            layout.append(None)
+            continue
+        layout.append(f"saved_tensors[{position}]")
+        names.append(layout[-1])
+        values.append(_saved(node, tensor, results))
+        kept.append(tensor)
+    node.kept_layout = tuple(layout)
+    if names:
+        node.keep(tuple(names), values, kept)
 
 
 def _saved(node: FunctionNode, tensor: Tensor | None, results: tuple[Any, ...]) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dtypes import from_numpy_dtype
 from ..engine import unbroadcast
 from ..graph import Node, tensors
 
@@ -69,7 +70,7 @@ def cast(value: Any, dtype: np.dtype) -> Any:
     """`value` converted to `dtype` (numpy's astype, torch's `.to`)."""
     if is_array(value):
         return value.astype(dtype)
-    return value.to(dtype)
+    return value.to(from_numpy_dtype(dtype))
 
 
 def constant(compute: Callable[..., np.ndarray], *values: Any) -> Any:

@@ -11,7 +11,7 @@ import numpy as np
 from ..dtypes import kind_word
 from ..graph import Node
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
-from .unary import AbsBackward0, ExpBackward0, Log1pBackward0, LogBackward0, WhereBackward0
+from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
 from .views import GradIntoIndex
 
 
@@ -270,7 +270,7 @@ class BinaryCrossEntropyBackward0(Node):
         if self.needs_input_grad[1]:
             with np.errstate(divide="ignore"):
                 log_p = clamp_min(record(LogBackward0(), p), -100)
-                log_not_p = clamp_min(record(Log1pBackward0(), -p), -100)
+                log_not_p = clamp_min(record(Log1PBackward0(), -p), -100)
             grad_t = upstream * (log_not_p - log_p)
         return grad_p, grad_t
 
@@ -318,6 +318,6 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             pos_weight = lift(self.pos_weight, grad)
             scale = 1 + (pos_weight - 1) * t
             grad_x = (1 - t) - scale * (1 - sig)
-            softplus_neg = clamp_min(-x, 0) + record(Log1pBackward0(), exp_neg_abs)
+            softplus_neg = clamp_min(-x, 0) + record(Log1PBackward0(), exp_neg_abs)
             grad_t = -x + (pos_weight - 1) * softplus_neg
         return upstream * grad_x, upstream * grad_t

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..graph import Node
 from .formulas import constant, expand_to, is_array, record, sum_keepdim
-from .unary import AbsBackward0, sign_or_zero
+from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
 # view of its one gradient value: no memory written, a whole pass saved at 10^6 elements. Below
@@ -242,9 +242,11 @@ class VarBackward0(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         self.save("self", 0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            values = np.var(a, axis=self.axes, ddof=self.correction, keepdims=self.keepdim)
-        return np.asarray(values, dtype=a.dtype)
+        count = math.prod(a.shape[i] for i in self.axes)
+        centered = a - a.mean(axis=self.axes, keepdims=True)
+        squares = np.add.reduce(centered * centered, axis=self.axes, keepdims=self.keepdim)
+        with np.errstate(invalid="ignore", divide="ignore"):  # N - correction <= 0: inf or nan
+            return np.asarray(squares / max(count - self.correction, 0), dtype=a.dtype)
 
     def divisor(self, shape: tuple[int, ...]) -> float:
         """N - correction, N the number of elements reduced."""
@@ -310,9 +312,11 @@ class LinalgVectorNormBackward0(Node):
             if p == 1:
                 return (spread * constant(sign_or_zero, a),)
             if p == 2:
-                return (spread * a / norm * constant(_nonzero, norm),)
-            scale = a * abs_value(a) ** (p - 2) / norm ** (p - 1)
-            return (spread * scale * constant(_nonzero, norm),)
+                scale = a / norm
+            else:
+                scale = a * abs_value(a) ** (p - 2) / norm ** (p - 1)
+            # where the norm is 0 its gradient is 0 (torch's choice), not 0 / 0
+            return (spread * record(WhereBackward0(), norm == 0, 0.0, scale),)
 
     def extreme_shares(self, a: np.ndarray) -> np.ndarray:
         """sgn(a) / ties where |a| is the largest (smallest for -inf) along the dims."""
@@ -321,11 +325,6 @@ class LinalgVectorNormBackward0(Node):
         winners = magnitude == pick(magnitude, axis=self.axes, keepdims=True)
         ties = winners.sum(axis=self.axes, keepdims=True)
         return (np.sign(a) * winners / ties).astype(a.dtype)
-
-
-def _nonzero(values: np.ndarray) -> np.ndarray:
-    """1 where the norm is not zero, 0 where it is (its gradient is then 0, as torch's)."""
-    return (values != 0).astype(values.dtype)
 
 
 def abs_value(value: np.ndarray) -> np.ndarray:

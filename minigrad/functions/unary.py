@@ -60,7 +60,7 @@ class LogBackward0(Node):
             return (grad / self.unpack("self"),)
 
 
-class Log1pBackward0(Node):
+class Log1PBackward0(Node):
     """log1p(self) = log(1 + self), accurate near 0 -- self: grad / (self + 1)."""
 
     def forward(self, a: np.ndarray) -> np.ndarray:

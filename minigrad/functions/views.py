@@ -392,6 +392,22 @@ class GradIntoGather(Node):
         return (record(GatherBackward0(self.axis, self.index), grad),)
 
 
+class MaskedFillBackward1(Node):
+    """masked_fill(self, mask, value: Tensor) -- self: grad where mask is false;
+    value: the sum of grad where mask is true."""
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+
+    def forward(self, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.where(self.mask, value.astype(a.dtype), a)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        mask = np.broadcast_to(self.mask, self.input_shapes[0])
+        kept = record(MaskedFillBackward0(mask, 0), grad)
+        return kept, (grad - kept).sum()
+
+
 class MaskedFillBackward0(Node):
     """masked_fill(self, mask, value) -- self: grad where mask is false, 0 where it is true."""
 

@@ -202,38 +202,55 @@ class ArithmeticMethods(TensorBase):
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else self.matmul(wrapped)
 
-    # `2 + t` records the same graph as `t + 2` in torch, so these reflected forms are the same
-    __radd__, __rmul__ = __add__, __mul__
+    # `2 + t` records the same graph as `t + 2` in torch; a numpy array on the left is refused
+    # (numpy hands `array + t` to us, and torch raises Python's TypeError there)
+    def __radd__(self, other: object) -> Tensor:
+        return NotImplemented if isinstance(other, np.ndarray) else self.__add__(other)
+
+    def __rmul__(self, other: object) -> Tensor:
+        return NotImplemented if isinstance(other, np.ndarray) else self.__mul__(other)
 
     def __rsub__(self, other: object) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         if isinstance(other, (numbers.Real, np.number)) and not isinstance(other, bool):
             return self._apply(arith.RsubBackward1(other), self)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.sub(self)
 
     def __rtruediv__(self, other: object) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         if isinstance(other, (numbers.Real, np.number)):  # torch: number / t is reciprocal * n
             return self.reciprocal().mul(other)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.div(self)
 
     def __rfloordiv__(self, other: object) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.floor_divide(self)
 
     def __rmod__(self, other: object) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         wrapped = self._wrap(other)
         if wrapped is None:
             return NotImplemented
         return self._binary(arith.NotDifferentiable("remainder", _reversed_remainder), wrapped)
 
     def __rpow__(self, base: object) -> Tensor:
+        if isinstance(base, np.ndarray):
+            return NotImplemented
         if isinstance(base, (numbers.Real, np.number)):
             return self._apply(arith.PowBackward2(base), self)
         wrapped = self._wrap(base)
         return NotImplemented if wrapped is None else wrapped.pow(self)
 
     def __rmatmul__(self, other: object) -> Tensor:
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.matmul(self)
 

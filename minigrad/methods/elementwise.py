@@ -28,7 +28,7 @@ class ElementwiseMethods(TensorBase):
 
     def log1p(self) -> Tensor:
         """log(1 + self), accurate for small values."""
-        return self._apply(unary.Log1pBackward0(), self)
+        return self._apply(unary.Log1PBackward0(), self)
 
     def sigmoid(self) -> Tensor:
         """1 / (1 + exp(-self)); saves its output for backward."""

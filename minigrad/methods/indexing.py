@@ -101,7 +101,7 @@ class IndexingMethods(TensorBase):
     def gather(self, dim: int, index: Tensor) -> Tensor:
         """Values picked along `dim` at `index` (an int64 tensor with as many dims as self)."""
         axis = wrap_dim(dim, self.ndim)
-        if not isinstance(index, TensorBase) or index._array.dtype != np.int64:
+        if not isinstance(index, TensorBase) or index._array.dtype.kind not in "iu":
             raise RuntimeError("gather(): Expected dtype int64 for index")
         if index.ndim != self.ndim and self.ndim:
             raise RuntimeError(
@@ -114,19 +114,22 @@ class IndexingMethods(TensorBase):
                 f"index {int(positions.max() if positions.max() >= size else positions.min())} is "
                 f"out of bounds for dimension {axis} with size {size}"
             )
-        return self._apply(views.GatherBackward0(axis, positions % max(size, 1)), self)
+        positions = positions.astype(np.int64) % max(size, 1)
+        return self._apply(views.GatherBackward0(axis, positions), self)
 
     def masked_fill(self, mask: Tensor, value: float | Tensor) -> Tensor:
         """`value` where `mask` is true, self elsewhere (mask: bool, broadcastable to self)."""
-        value = self._masked_fill_value(mask, value)
-        return self._apply(views.MaskedFillBackward0(mask._array, value), self)
+        number = self._masked_fill_value(mask, value)
+        if isinstance(value, TensorBase):
+            return self._apply(views.MaskedFillBackward1(mask._array), self, value)
+        return self._apply(views.MaskedFillBackward0(mask._array, number), self)
 
     def _masked_fill_value(self, mask: Tensor, value: float | Tensor) -> float:
         """The fill value as a number, after torch's checks of masked_fill's arguments."""
         if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
             raise RuntimeError(
                 "masked_fill_ only supports boolean masks, but got mask with dtype "
-                f"{getattr(getattr(mask, 'dtype', None), 'torch_kind', type(mask).__name__)}"
+                f"{getattr(getattr(mask, 'dtype', None), 'name_in_errors', type(mask).__name__)}"
             )
         if isinstance(value, TensorBase):
             if value.ndim:

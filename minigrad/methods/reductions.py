@@ -148,10 +148,7 @@ class ReductionMethods(TensorBase):
     ) -> tuple[tuple[int, ...], float]:
         """The axes and correction of var/std, with torch's warning when N - correction <= 0."""
         if self._array.dtype.kind != "f":
-            raise RuntimeError(
-                f"{method}(): input dtype should be either floating point or complex dtypes. "
-                f"Got {self.dtype.torch_kind} instead."
-            )
+            raise RuntimeError("std and var only support floating point and complex dtypes")
         if correction is None:
             correction = 0 if unbiased is False else 1
         axes = normalize_dims(dim, self.ndim)

@@ -14,6 +14,7 @@ hooks see the gradients of the outputs and of the inputs.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -81,7 +82,14 @@ def _hook_outputs(module: Any, output: Any, input_node: Any) -> Any:
             if replaced is not None:
                 grad_outputs = tuple(replaced)
         seen["grad_output"] = grad_outputs
-        if input_node is None:  # no input needs a gradient: the hooks see None for each
+        if input_node is None and module._backward_hooks:  # no input needs a gradient
+            warnings.warn(
+                "Full backward hook is firing when gradients are computed with respect to module "
+                "outputs since no inputs require gradients. See the register_full_backward_hook "
+                "documentation for more details.",
+                UserWarning,
+                stacklevel=2,
+            )
             for hook in list(module._backward_hooks.values()):
                 hook(module, (None,), grad_outputs)
         return grad_outputs
