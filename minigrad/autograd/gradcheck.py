@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import random
-from ..grad_mode import no_grad
+from ..grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
 from .gradients import grad
 
@@ -112,12 +112,13 @@ def gradgradcheck(
 
     def first_gradients(*values: Tensor) -> tuple[Tensor, ...]:
         given, seeds = list(values[: len(inputs_list)]), list(values[len(inputs_list) :])
-        wanted = [t for t in given if isinstance(t, Tensor) and t.requires_grad]
-        results = [o for o in _outputs(fn(*given)) if o.requires_grad]
-        grads = grad(results, wanted, seeds, create_graph=True, allow_unused=True)
-        return tuple(g if g is not None else w * 0 for g, w in zip(grads, wanted, strict=True))
+        with enable_grad():  # (gradcheck evaluates under no_grad; these need a graph)
+            results = [o for o in _outputs(fn(*given)) if o.requires_grad]
+            grads = grad(results, differentiable, seeds, create_graph=True, allow_unused=True)
+        return tuple(
+            g if g is not None else w * 0 for g, w in zip(grads, differentiable, strict=True)
+        )
 
-    del differentiable
     return gradcheck(
         first_gradients, [*inputs_list, *grad_outputs], eps, atol, rtol, raise_exception
     )
