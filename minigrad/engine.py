@@ -12,6 +12,10 @@ gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine). At e
 An `AccumulateGrad` node writes the gradient into its leaf's `.grad` instead. Saved values are
 freed at the end, unless `retain_graph=True`.
 
+With `targets` (autograd.grad, `backward(inputs=...)`), only the part of the graph that leads
+to them runs, and the gradient arriving at each target edge is returned; `accumulate=False`
+(autograd.grad) also leaves the targets' `.grad` alone.
+
 Gradients are numpy arrays. With `create_graph=True` grad mode stays on during the walk and
 they are tensors, so every formula records what it computes: the gradients have a graph of
 their own and can be differentiated again. A user's hook always sees tensors: an array is
@@ -20,6 +24,8 @@ wrapped for it (`graph.tensors.wrap`).
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,6 +39,7 @@ from .graph import AccumulateGrad, Node, tensors
 __all__ = ["GradBuffers", "run_backward", "unbroadcast"]
 
 Edge = tuple[Node, int]  # a node and one of its outputs
+_PACKAGE_DIR = os.path.dirname(__file__)
 
 
 def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
@@ -110,12 +117,8 @@ def run_backward(
     targets: dict[Edge, None] | None = None,
     accumulate: bool = True,
 ) -> dict[Edge, Any]:
-    """Propagate gradients from `roots` (edge, gradient) to the leaves.
-
-    Without `targets`, every leaf on the way gets its `.grad`. With `targets`, only the part of
-    the graph that leads to them runs, and the gradient arriving at each target edge is
-    returned; `accumulate=False` (autograd.grad) also leaves the targets' `.grad` alone.
-    """
+    """Propagate gradients from `roots` (edge, gradient) to the leaves (see the module's text;
+    `targets`: only the part leading to them runs, their gradients are returned)."""
     walk = _Walk(roots, targets, accumulate)
     ready, waiting, needed = walk.ready, walk.buffers.waiting, walk.needed
     plain = not is_anomaly_enabled()  # no anomaly mode: a node without hooks is just called
@@ -344,10 +347,19 @@ def _checked(node: Node, grad: Any) -> Sequence[Any]:
             f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
             f"{node.creation_trace or '  (made before anomaly detection was enabled)'}",
             UserWarning,
-            stacklevel=5,
+            stacklevel=_stacklevel_of_caller(),
         )
         raise
     return input_grads
+
+
+def _stacklevel_of_caller() -> int:
+    """The `stacklevel` that makes a warning point at the user's line (the first frame outside
+    minigrad, counted from the function that warns)."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        level, frame = level + 1, frame.f_back
+    return level
 
 
 def checked_hook_result(hook: Callable[..., Any], before: Any, after: Any) -> Any:

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import sysconfig
 import traceback
 import warnings
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ import numpy as np
 from . import dtypes, graph
 from ._convert import data_to_array, type_name
 from ._format import dtype_suffix, format_tensor
-from ._shapes import Size, wrap_dim
+from ._shapes import Size
 from .engine import run_backward
 from .functions.inplace import CopyBackwards, CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
@@ -52,7 +53,8 @@ __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
 
 _tensor_serials = itertools.count()
 _NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
-_PACKAGE_DIR = os.path.dirname(__file__)
+# where the frames of minigrad itself and of Python's standard library come from
+_NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -387,33 +389,14 @@ class Tensor(
     def _check_view_rules(self) -> None:
         """torch's errors for a recorded in-place change of a view it cannot record correctly:
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
-        meta = self._creation_meta
-        if meta is None:
-            return
-        node = self.grad_fn
-        made_by = (
-            f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}" if node else ""
-        )
-        if meta == "multi_output":
+        if self._creation_meta is not None:
+            node = self.grad_fn
+            made_by = f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}"
             raise RuntimeError(
-                f"{made_by} is a view and is being modified inplace. This view is the output of "
-                "a function that returns multiple views. Such functions do not allow the output "
-                "views to be modified inplace. You should replace the inplace operation by an "
-                "out-of-place one."
+                _view_rule_message(
+                    self._creation_meta, self._meta_inherited, made_by if node else ""
+                )
             )
-        mode, where, block = (
-            ("no_grad", "with grad mode enabled", "no_grad")
-            if meta == "no_grad"
-            else ("inference", "in normal mode", "inference_mode")
-        )
-        start = f"{made_by} is a view of a view which was" if self._meta_inherited else "A view was"
-        raise RuntimeError(
-            f"{start} created in {mode} mode and is being modified inplace {where}. Given that "
-            "this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
-            f"code by moving both the view and the inplace either both inside the {block} block "
-            "(if you don't want the inplace to be tracked) or both outside (if you want the "
-            "inplace to be tracked)."
-        )
 
     def _write_values(self, values: np.ndarray) -> None:
         """Copy `values` into this tensor's memory (torch's shape and dtype rules), bump version."""
@@ -769,54 +752,7 @@ class Tensor(
             root = root.base
         return UntypedStorage(root)
 
-    # ---- shape -------------------------------------------------------------------------------
-
-    @property
-    def shape(self) -> Size:
-        """The size of each dimension."""
-        return Size(self._array.shape)
-
-    def size(self, dim: int | None = None) -> Size | int:
-        """The shape, or the size of dimension `dim`."""
-        if dim is None:
-            return self.shape
-        if self.ndim == 0:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        return self._array.shape[wrap_dim(dim, self.ndim)]
-
-    @property
-    def dtype(self) -> dtypes.DType:
-        """The element type (float32 unless asked otherwise)."""
-        return dtypes.from_numpy_dtype(self._array.dtype)
-
-    @property
-    def ndim(self) -> int:
-        """The number of dimensions."""
-        return self._array.ndim
-
-    def dim(self) -> int:
-        """The number of dimensions."""
-        return self._array.ndim
-
-    def numel(self) -> int:
-        """The number of elements."""
-        return int(self._array.size)
-
-    def is_floating_point(self) -> bool:
-        """True for float dtypes."""
-        return self._array.dtype.kind == "f"
-
-    def __len__(self) -> int:
-        if self.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._array.shape[0]
-
-    def __iter__(self) -> Iterator[Tensor]:
-        if self.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._array.shape[0]))
-
-    # ---- printing and Python's conversions ---------------------------------------------------
+    # ---- printing ----------------------------------------------------------------------------
 
     def __repr__(self) -> str:
         suffixes = []
@@ -828,33 +764,6 @@ class Tensor(
         elif self.requires_grad:
             suffixes.append("requires_grad=True")
         return format_tensor(self._array, suffixes)
-
-    def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
-            return format(self.item(), spec)  # lets f"{loss:.3f}" work, as in torch
-        return format(repr(self), spec)
-
-    def __bool__(self) -> bool:
-        if self._array.size == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        if self._array.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._array.reshape(()))
-
-    def __float__(self) -> float:
-        if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return float(self.item())
-
-    def __int__(self) -> int:
-        if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(self.item())
-
-    def __index__(self) -> int:
-        if self._array.dtype.kind not in "iu" or self._array.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
 
     __hash__ = object.__hash__  # == is elementwise, so hash by identity as torch does
 
@@ -983,10 +892,45 @@ def _target_edges(inputs: Tensor | Sequence[Tensor], accumulate: bool) -> dict:
     return edges
 
 
+def _view_rule_message(meta: str, inherited: bool, made_by: str) -> str:
+    """torch's message for an in-place change of a view made in no_grad or inference mode (or
+    of a view of one: `inherited`), or of one of several views (`made_by`: 'Output 1 of
+    Unbind')."""
+    if meta == "multi_output":
+        return (
+            f"{made_by} is a view and is being modified inplace. This view is the output of a "
+            "function that returns multiple views. Such functions do not allow the output views "
+            "to be modified inplace. You should replace the inplace operation by an out-of-place "
+            "one."
+        )
+    mode, where, block = (
+        ("no_grad", "with grad mode enabled", "no_grad")
+        if meta == "no_grad"
+        else ("inference", "in normal mode", "inference_mode")
+    )
+    start = f"{made_by} is a view of a view which was" if inherited else "A view was"
+    return (
+        f"{start} created in {mode} mode and is being modified inplace {where}. Given that this "
+        "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+        f"moving both the view and the inplace either both inside the {block} block (if you "
+        "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+        "tracked)."
+    )
+
+
 def _user_stack() -> str:
-    """The traceback of the current line, without minigrad's own frames (for anomaly mode)."""
-    frames = [f for f in traceback.extract_stack() if not f.filename.startswith(_PACKAGE_DIR)]
-    return "".join(traceback.format_list(frames))
+    """Where the current op was called from, for anomaly mode: the user's own frames only (not
+    minigrad's, Python's or an installed package's, such as Jupyter's), each file by its name
+    alone, so the report says which line made the node and shows no folder of the machine."""
+    lines = []
+    for frame in traceback.extract_stack():
+        where = frame.filename
+        if where.startswith(_NOT_USER_CODE) or "site-packages" in where or where.startswith("<"):
+            continue
+        lines.append(f'  File "{os.path.basename(where)}", line {frame.lineno}, in {frame.name}\n')
+        if frame.line:
+            lines.append(f"    {frame.line}\n")
+    return "".join(lines)
 
 
 # ---- what the graph needs to make tensors (see graph.tensors) ----------------------------------

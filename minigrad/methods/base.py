@@ -9,12 +9,13 @@ one (tensor.py, which defines `Tensor`, sits above them).
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dtypes
-from .._shapes import broadcast_shapes, check_sizes, shape_args
+from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
 
 if TYPE_CHECKING:
@@ -98,6 +99,82 @@ class TensorBase:
     @property
     def requires_grad(self) -> bool:  # defined by Tensor; here for the type checker
         raise NotImplementedError
+
+    # ---- shape and dtype ---------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension."""
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the size of dimension `dim`."""
+        if dim is None:
+            return self.shape
+        if self.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return self._array.shape[wrap_dim(dim, self.ndim)]
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        """The element type (float32 unless asked otherwise)."""
+        return dtypes.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return int(self._array.size)
+
+    def is_floating_point(self) -> bool:
+        """True for float dtypes."""
+        return self._array.dtype.kind == "f"
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._array.shape[0]))
+
+    # ---- Python's conversions (bool(t), float(t), f"{t:.3f}", len(t), iteration) ----------
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)  # lets f"{loss:.3f}" work, as in torch
+        return format(repr(self), spec)
+
+    def __bool__(self) -> bool:
+        if self._array.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.reshape(()))
+
+    def __float__(self) -> float:
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return float(self.item())
+
+    def __int__(self) -> int:
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._array.dtype.kind not in "iu" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
 
     # ---- new tensors like this one (its dtype unless told otherwise) -------------------------
 
