@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -343,23 +344,25 @@ def _checked(node: Node, grad: Any) -> Sequence[Any]:
                         f"Function '{node.name()}' returned nan values in its {index}th output."
                     )
     except Exception:
-        warnings.warn(
+        # the warning names the user's line by its file's name alone (no folder of the machine)
+        frame = _first_user_frame()
+        warnings.warn_explicit(
             f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
             f"{node.creation_trace or '  (made before anomaly detection was enabled)'}",
             UserWarning,
-            stacklevel=_stacklevel_of_caller(),
+            os.path.basename(frame.f_code.co_filename),
+            frame.f_lineno,
         )
         raise
     return input_grads
 
 
-def _stacklevel_of_caller() -> int:
-    """The `stacklevel` that makes a warning point at the user's line (the first frame outside
-    minigrad, counted from the function that warns)."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        level, frame = level + 1, frame.f_back
-    return level
+def _first_user_frame() -> types.FrameType:
+    """The innermost frame outside minigrad: the user's line that called backward()."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame
 
 
 def checked_hook_result(hook: Callable[..., Any], before: Any, after: Any) -> Any:
