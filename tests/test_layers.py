@@ -17,13 +17,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
     ("minigrad.dtypes",),
-    ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random"),
+    ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random", "minigrad._convert"),
     ("minigrad._format",),
     ("minigrad.versions",),
     ("minigrad.graph",),
+    ("minigrad.engine",),
     ("minigrad.functions",),
+    ("minigrad.methods",),
     ("minigrad.tensor",),
-    ("minigrad.autograd",),
+    ("minigrad.autograd", "minigrad.functional"),
     ("minigrad.creation",),
     ("minigrad.data", "minigrad.nn", "minigrad.optim"),
     ("minigrad.viz",),

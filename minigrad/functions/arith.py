@@ -1,11 +1,20 @@
-"""Arithmetic: add, sub, mul, div, neg, reciprocal, pow (forward and backward side by side)."""
+"""Arithmetic: add, sub, mul, div, neg, reciprocal, pow (forward and backward side by side).
+
+Forward works on numpy arrays. Backward works on arrays, or on tensors during
+`backward(create_graph=True)`: see formulas.py.
+"""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable
 
 import numpy as np
 
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node
+from .formulas import constant, record, zeros_like
+from .unary import LogBackward0, WhereBackward0
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -143,9 +152,9 @@ class PowBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:
-            return (np.zeros_like(grad),)
+            return (zeros_like(grad),)
         with np.errstate(**_QUIET):
-            return (grad * self.exponent * np.power(self.unpack("self"), self.exponent - 1),)
+            return (grad * self.exponent * self.unpack("self") ** (self.exponent - 1),)
 
 
 class PowBackward1(Node):
@@ -166,11 +175,13 @@ class PowBackward1(Node):
         grad_a = grad_b = None
         with np.errstate(**_QUIET):
             if self.needs_input_grad[0]:
-                grad_a = np.where(b == 0, 0, grad * b * np.power(a, b - 1)).astype(grad.dtype)
+                grad_a = record(WhereBackward0(), b == 0, 0.0, grad * b * a ** (b - 1))
             if self.needs_input_grad[1]:
-                result = self.unpack("result")
                 at_zero = (a == 0) & (b >= 0)
-                grad_b = np.where(at_zero, 0, grad * result * np.log(a)).astype(grad.dtype)
+                log_a = record(LogBackward0(), a)
+                grad_b = record(
+                    WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * log_a
+                )
         return grad_a, grad_b
 
 
@@ -195,6 +206,94 @@ class PowBackward2(Node):
         with np.errstate(**_QUIET):
             if self.base == 0:
                 at_zero = self.unpack("self") >= 0
-                values = np.where(at_zero, 0, grad * self.unpack("result") * -np.inf)
-                return (values.astype(grad.dtype),)
-            return (grad * self.unpack("result") * np.log(self.base),)
+                return (
+                    record(
+                        WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * -math.inf
+                    ),
+                )
+            return (grad * self.unpack("result") * float(np.log(self.base)),)
+
+
+def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """floor(a / b), elementwise; an integer division by zero is torch's ZeroDivisionError."""
+    if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(**_QUIET):
+        return _promoted(np.floor_divide, a, b)
+
+
+def remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a - floor(a / b) * b, elementwise (the sign of b, as Python's %)."""
+    if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(**_QUIET):
+        return _promoted(np.remainder, a, b)
+
+
+class NotDifferentiable(Node):
+    """An op torch records but cannot differentiate (`//`, `number % t`): its backward raises."""
+
+    def __init__(self, op: str, compute: Callable[..., np.ndarray]) -> None:
+        self.op, self.compute = op, compute
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def forward(self, *arrays: np.ndarray) -> np.ndarray:
+        return self.compute(*arrays)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+
+class DivBackward2(Node):
+    """div(self, other, rounding_mode) -- self: zeros_like(grad); other: zeros_like(grad)
+    (a rounded quotient is flat almost everywhere)."""
+
+    def __init__(self, rounding_mode: str) -> None:
+        self.rounding_mode = rounding_mode
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if self.rounding_mode == "floor":
+            return floor_divide(a, b)
+        if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+            raise RuntimeError("ZeroDivisionError")
+        with np.errstate(**_QUIET):
+            return np.trunc(np.divide(a, b)).astype(result_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return zeros_like(grad), zeros_like(grad)
+
+
+class RemainderBackward0(Node):
+    """remainder(self, other: number) -- self: grad."""
+
+    def __init__(self, number: np.ndarray) -> None:
+        self.number = number
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return remainder(a, self.number)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
+
+class RemainderBackward1(Node):
+    """remainder(self, other) -- self: grad; other: -grad * floor(self / other)."""
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        self.save("self", 0, for_input=1)
+        self.save("other", 1, for_input=1)
+        return remainder(a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        grad_b = None
+        if self.needs_input_grad[1]:
+            quotient = constant(_floor_quotient, self.unpack("self"), self.unpack("other"))
+            grad_b = -grad * quotient
+        return grad, grad_b
+
+
+def _floor_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(**_QUIET):
+        return np.floor(a / b)

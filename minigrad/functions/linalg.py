@@ -57,7 +57,7 @@ class MvBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_v = self.needs_input_grad
         return (
-            np.outer(grad, self.unpack("vec")) if need_a else None,
+            grad.reshape((-1, 1)) * self.unpack("vec").reshape((1, -1)) if need_a else None,
             self.unpack("self").T @ grad if need_v else None,
         )
 
@@ -86,4 +86,26 @@ class DotBackward0(Node):
         return (
             grad * self.unpack("tensor") if need_a else None,
             grad * self.unpack("self") if need_b else None,
+        )
+
+
+class BmmBackward0(Node):
+    """bmm(self, mat2): a batch of matrix products -- self: grad @ mat2^T; mat2: self^T @ grad
+    (^T swaps the last two dims)."""
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.dtype != b.dtype:
+            raise RuntimeError(
+                f"expected scalar type {from_numpy_dtype(a.dtype).torch_kind} but found "
+                f"{from_numpy_dtype(b.dtype).torch_kind}"
+            )
+        self.save("self", 0, for_input=1)
+        self.save("mat2", 1, for_input=0)
+        return np.matmul(a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_a, need_b = self.needs_input_grad
+        return (
+            grad @ self.unpack("mat2").swapaxes(1, 2) if need_a else None,
+            self.unpack("self").swapaxes(1, 2) @ grad if need_b else None,
         )

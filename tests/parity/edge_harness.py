@@ -53,9 +53,10 @@ def _describe(value: Any) -> Any:
     return value
 
 
-def observe(lib: Any, code: str) -> dict[str, Any]:
-    """Run `code` with `lib`; return what happened (error or value, plus warnings)."""
-    namespace: dict[str, Any] = {"L": lib, "F": lib.nn.functional, "np": np}
+def observe(lib: Any, code: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run `code` with `lib` (and the names in `extra`); return what happened (error or value,
+    plus warnings)."""
+    namespace: dict[str, Any] = {"L": lib, "F": lib.nn.functional, "np": np, **(extra or {})}
     lines = [line for chunk in code.split("\n") for line in chunk.split(";")]
     lines = [line.strip() for line in lines if line.strip()]
     with warnings.catch_warnings(record=True) as caught:
