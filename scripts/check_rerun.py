@@ -15,7 +15,7 @@ numbers, which is why the changed list never fails the check.
 
 Usage: python scripts/check_rerun.py [--scenario twice|rerun|sections|all] [NOTEBOOK ...]
 Exit status 1 when any cell failed. ``make check-rerun`` runs all scenarios on every notebook
-(several minutes); tests/test_rerun.py runs a fast subset.
+(several minutes); tests/course/test_rerun.py runs a fast subset.
 """
 
 from __future__ import annotations

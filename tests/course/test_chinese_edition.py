@@ -1,7 +1,8 @@
 """The Chinese edition's documents: README.zh-CN.md says what README.md says where it matters,
 and every Chinese text uses the renderings of docs/glossary.md, not known variants.
 
-The notebooks themselves are checked by scripts/translations.py (tests/test_translations.py).
+The notebooks themselves are checked by scripts/translations.py
+(tests/tooling/test_translations.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 README_ZH = REPO / "README.zh-CN.md"
 GLOSSARY = REPO / "docs" / "glossary.md"

@@ -21,7 +21,7 @@ import minigrad as mg
 import minigrad.nn.functional as F
 from minigrad import nn, optim
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "notebooks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "notebooks"))
 import course_checks as check  # noqa: E402  (found through the sys.path entry above)
 
 COURSE_CHECKS = Path(check.__file__)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "minigrad"
+PACKAGE = Path(__file__).resolve().parents[2] / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
     ("minigrad.dtypes",),

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SCRIPTS = REPO / "scripts"
 VENDOR = REPO / "vendor" / "node_modules"

@@ -13,7 +13,7 @@ import pytest
 
 import minigrad
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CHECK_NOTEBOOKS = REPO / "scripts" / "check_notebooks.py"
 SANITIZE_CFG = REPO / "tests" / "nbval_sanitize.cfg"
 

@@ -14,7 +14,7 @@ import nbformat
 import yaml
 from packaging.requirements import Requirement
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 import lock  # noqa: E402  (scripts, found through the sys.path entry above)
 import run_notebooks  # noqa: E402

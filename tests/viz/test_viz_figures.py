@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-FIGURES_DIR = Path(__file__).resolve().parent.parent / "figures"
+FIGURES_DIR = Path(__file__).resolve().parents[2] / "figures"
 
 
 def load_build():

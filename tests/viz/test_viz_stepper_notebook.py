@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "browser" / "fixtures" / "stepper_in_lab.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
