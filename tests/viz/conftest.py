@@ -6,6 +6,10 @@ import sys
 
 import pytest
 
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad import data, nn, viz
+
 
 @pytest.fixture
 def outputs_under_hash_seeds():
@@ -26,3 +30,19 @@ def outputs_under_hash_seeds():
         return outputs
 
     return run
+
+
+@pytest.fixture
+def frozen_body() -> viz.Comparison:
+    """Notebook 07, section 1: the loss graph before and after body.requires_grad_(False)."""
+    x, y = data.noisy_sine(64, seed=0)
+    mg.manual_seed(0)
+    model = nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1))
+    body, head = model[:2], model[2]
+    names = dict(x=x, y=y, W1=body[0].weight, b1=body[0].bias, W2=head.weight, b2=head.bias)
+    loss = F.mse_loss(model(x), y)
+    before = viz.snapshot(loss, names=dict(names, loss=loss))
+    body.requires_grad_(False)
+    loss = F.mse_loss(model(x), y)
+    after = viz.snapshot(loss, names=dict(names, loss=loss))
+    return viz.Comparison(before, after, "body.requires_grad_(False)", None)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import minigrad as mg
-import minigrad.nn.functional as F
-from minigrad import data, nn, viz
+from minigrad import viz
 from minigrad.viz import changes as ch
 
 
@@ -92,19 +91,9 @@ def test_a_new_tensor_fact_carries_its_kind_and_what_it_shares():
     assert fact.sharing == " (shares memory + version counter with out)"
 
 
-def test_freezing_a_layer_reads_as_the_notebook_prints_it():
+def test_freezing_a_layer_reads_as_the_notebook_prints_it(frozen_body):
     # notebook 07, section 1 (its stored output is this text)
-    x, y = data.noisy_sine(64, seed=0)
-    mg.manual_seed(0)
-    model = nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1))
-    body, head = model[:2], model[2]
-    names = dict(x=x, y=y, W1=body[0].weight, b1=body[0].bias, W2=head.weight, b2=head.bias)
-    loss = F.mse_loss(model(x), y)
-    before = viz.snapshot(loss, names=dict(names, loss=loss))
-    body.requires_grad_(False)
-    loss = F.mse_loss(model(x), y)
-    after = viz.snapshot(loss, names=dict(names, loss=loss))
-    frozen = viz.Comparison(before, after, "body.requires_grad_(False)", None)
+    frozen = frozen_body
     assert frozen.summary() == textwrap.dedent(
         """\
         after body.requires_grad_(False):

@@ -15,8 +15,7 @@ import subprocess
 import pytest
 
 import minigrad as mg
-import minigrad.nn.functional as F
-from minigrad import data, nn, viz
+from minigrad import nn, viz
 
 needs_dot = pytest.mark.skipif(
     shutil.which("dot") is None, reason="Graphviz `dot` is not installed"
@@ -125,21 +124,7 @@ def test_projector_stacks_a_before_after_that_would_be_wider_than_a_notebook():
 # ---- the course's widest pictures, at notebook width -------------------------------------------
 
 
-def frozen_body():
-    """Notebook 07, section 1: the loss graph before and after body.requires_grad_(False)."""
-    x, y = data.noisy_sine(64, seed=0)
-    mg.manual_seed(0)
-    model = nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1))
-    body, head = model[:2], model[2]
-    names = dict(x=x, y=y, W1=body[0].weight, b1=body[0].bias, W2=head.weight, b2=head.bias)
-    loss = F.mse_loss(model(x), y)
-    before = viz.snapshot(loss, names=dict(names, loss=loss))
-    body.requires_grad_(False)
-    loss = F.mse_loss(model(x), y)
-    after = viz.snapshot(loss, names=dict(names, loss=loss))
-    return viz.Comparison(before, after, "body.requires_grad_(False)", None)
-
-
+@pytest.fixture
 def truncated_rnn():
     """Notebook 07, truncated backprop through time: two RNN steps, then h.detach()."""
     mg.manual_seed(0)
@@ -175,10 +160,10 @@ def render(graph: viz.Graph) -> str:
 
 @needs_dot
 @pytest.mark.parametrize("theme", ["default", "projector"])
-@pytest.mark.parametrize("picture", [frozen_body, truncated_rnn])
-def test_the_widest_course_pictures_keep_every_label_at_8_px_in_a_notebook(picture, theme):
+@pytest.mark.parametrize("picture", ["frozen_body", "truncated_rnn"])
+def test_the_widest_course_pictures_keep_every_label_at_8_px_in_a_notebook(picture, theme, request):
     # these were 1,440 and 2,572 pt wide: labels of 3 to 5 px at notebook width
-    graph = picture().draw(theme=theme)
+    graph = request.getfixturevalue(picture).draw(theme=theme)
     assert graph.stacked and graph.saved_layout == "inside"
     assert smallest_label_px(render(graph)) >= 8
 
