@@ -1,4 +1,4 @@
-"""Matrix products (matrix.py): values, gradients, node names and errors of a @ b."""
+"""Matrix products (minigrad/functions/linalg.py): values, gradients, node names, errors."""
 
 import numpy as np
 import pytest

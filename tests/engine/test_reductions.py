@@ -1,4 +1,4 @@
-"""Reductions (reductions.py): sum, mean and max along dimensions, argmax, and their errors."""
+"""Reductions (minigrad/functions/reduce.py): sum, mean and max along dimensions, argmax, errors."""
 
 import numpy as np
 import pytest

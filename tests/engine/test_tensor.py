@@ -1,5 +1,6 @@
 """Tensor basics: creation, dtypes, flags, conversion, printing, and the three ways of cutting
-the graph (detach, detach_, .data), each checked against the behaviour in GUIDE §1."""
+the graph (detach, detach_, .data), each checked against torch 2.13's behaviour
+(docs/cheatsheet.md; tests/parity compares with torch itself)."""
 
 import copy
 import re

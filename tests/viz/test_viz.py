@@ -1,4 +1,4 @@
-"""minigrad.viz: the graph snapshot for every case of GUIDE §1, the text form, the DOT output.
+"""minigrad.viz: the graph snapshot for every case of docs/cheatsheet.md, the text, the DOT.
 
 Structural checks read the snapshot (tensors, functions, edges, saved values, storage groups);
 a few pictures are rendered with Graphviz `dot` to check they render without warnings.
@@ -41,7 +41,7 @@ def render(graph) -> str:
     return done.stderr
 
 
-# ---- GUIDE §1, row by row --------------------------------------------------------------------
+# ---- the cheat sheet, row by row -----------------------------------------------------------------
 
 
 def test_detach_shares_memory_and_version_counter():
