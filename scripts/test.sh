@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything `make test` checks, in three stages:
 #   1. lint       ruff check . ; ruff format --check .
-#   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded)
+#   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded); a
+#                 line says how many parity tests ran against torch, or that none did and why
 #   3. notebooks  scripts/check_notebooks.py (stored outputs present), scripts/notebook_pairs.py
 #                 check (each notebook agrees with its md/ pair), scripts/translations.py check
 #                 (notebooks/zh in step with the English ones), then nbval on both languages
@@ -43,24 +44,35 @@ finish_stage() {
     fi
 }
 
-# "N passed, N failed, N skipped" from one JUnit XML file written by pytest.
+# "N passed, N failed, N skipped" from one JUnit XML file written by pytest; with a second
+# argument, only the test cases whose class name starts with it (tests.parity. for the parity
+# suite), then the reason of the first skip among them on a line of its own.
 junit_counts() {
-    python - "$1" <<'EOF'
+    python - "$@" <<'EOF'
 import sys
 import xml.etree.ElementTree as ET
 
+prefix = sys.argv[2] if len(sys.argv) > 2 else ""
 try:
     root = ET.parse(sys.argv[1]).getroot()
 except (OSError, ET.ParseError):
     print("0 0 0")
     raise SystemExit
-suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
-tests = failed = skipped = 0
-for s in suites:
-    tests += int(s.get("tests", 0))
-    failed += int(s.get("failures", 0)) + int(s.get("errors", 0))
-    skipped += int(s.get("skipped", 0))
-print(tests - failed - skipped, failed, skipped)
+passed = failed = skipped = 0
+reason = ""
+for case in root.iter("testcase"):
+    if not case.get("classname", "").startswith(prefix):
+        continue
+    if case.find("failure") is not None or case.find("error") is not None:
+        failed += 1
+    elif (skip := case.find("skipped")) is not None:
+        skipped += 1
+        reason = reason or skip.get("message", "")
+    else:
+        passed += 1
+print(passed, failed, skipped)
+if prefix:
+    print(reason)
 EOF
 }
 
@@ -89,6 +101,19 @@ case $rc in
     *) finish_stage 2 "unit tests" FAILED "$counts; pytest exit $rc" "$t0" ;;
 esac
 unit_counts=("$passed" "$failed" "$skipped")
+# The parity suite (tests/parity) needs torch: say how many of its tests ran, or why none did.
+{
+    read -r passed failed skipped
+    read -r reason
+} < <(junit_counts "$RESULTS/unit.xml" tests.parity.)
+if ((passed + failed > 0)); then
+    torch_version="$(python -c 'import torch; print(torch.__version__)' 2>/dev/null)"
+    parity="parity: $((passed + failed + skipped)) tests against torch $torch_version ran:"
+    parity+=" $passed passed, $failed failed, $skipped skipped"
+else
+    parity="parity: NOT RUN: ${reason#Skipped: }"
+fi
+echo "$parity"
 
 # ---- stage 3: notebooks --------------------------------------------------------------------
 echo "==> [stage 3/$TOTAL] notebooks: check_notebooks.py, notebook_pairs.py, translations.py," \
@@ -129,6 +154,7 @@ fi
 echo
 echo "==> summary"
 printf '%s\n' "${summaries[@]}"
+echo "$parity"
 if ((${#failed_stages[@]} == 0)); then
     echo "make test: all $TOTAL stages passed"
     status=0

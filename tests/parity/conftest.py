@@ -17,7 +17,15 @@ import pytest
 
 import minigrad
 
-torch = pytest.importorskip("torch")
+try:
+    import torch
+except ImportError:
+    torch = None
+
+# Every test module here imports torch at its top. Without torch none of them is collected;
+# test_torch_installed.py then reports one skipped test that says so and how to run them.
+# (A module-level importorskip here made the whole folder vanish from the counts silently.)
+collect_ignore_glob = [] if torch is not None else ["test_*_parity.py"]
 
 Script = Callable[[Any, Callable[[str, Any], None]], None]
 
