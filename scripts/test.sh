@@ -3,9 +3,11 @@
 #   1. lint       ruff check . ; ruff format --check .
 #   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded); a
 #                 line says how many parity tests ran against torch, or that none did and why
-#   3. notebooks  scripts/check_notebooks.py (stored outputs present), scripts/notebook_pairs.py
-#                 check (each notebook agrees with its md/ pair), scripts/translations.py check
+#   3. notebooks  scripts.check_notebooks (stored outputs present), scripts.notebook_pairs check
+#                 (each notebook agrees with its md/ pair), scripts.translations check
 #                 (notebooks/zh in step with the English ones), then nbval on both languages
+# The notebooks and the environment they run in come from scripts/course.py, as for `make
+# notebooks`, so stored outputs are checked the way they were made.
 # Every stage runs even when an earlier one failed; each ends with one summary line, and the
 # script exits non-zero if any stage failed. Run it through `make test` so setup runs first.
 set -uo pipefail
@@ -17,11 +19,9 @@ if [[ ! -x "$BIN/python" ]]; then
     echo "test: $BIN/python not found; run 'make test' (it sets the environment up first)" >&2
     exit 2
 fi
-# The same environment `make notebooks` uses, so stored outputs are checked as they were made.
 export PATH="$PWD/$BIN:$PATH"
-export PYTHONHASHSEED=0
-export NB_CELL_TIMEOUT="${NB_CELL_TIMEOUT:-120}"
-export JUPYTER_PREFER_ENV_PATH=1
+# The environment `make notebooks` uses (scripts/course.py): venv first, PYTHONHASHSEED, timeout.
+eval "$(python -m scripts.course env)"
 
 RESULTS=build/test-results
 mkdir -p "$RESULTS"
@@ -116,25 +116,24 @@ fi
 echo "$parity"
 
 # ---- stage 3: notebooks --------------------------------------------------------------------
-echo "==> [stage 3/$TOTAL] notebooks: check_notebooks.py, notebook_pairs.py, translations.py," \
-    "then nbval (notebooks/ and notebooks/zh/)"
+echo "==> [stage 3/$TOTAL] notebooks: scripts.check_notebooks, scripts.notebook_pairs," \
+    "scripts.translations, then nbval (notebooks/ and notebooks/zh/)"
 t0=$SECONDS
 nb_counts=(0 0 0)
-mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' \
-    2>/dev/null | sort)
+mapfile -t notebooks < <(python -m scripts.course list)
 if ((${#notebooks[@]} == 0)); then
     echo "no notebooks under notebooks/ yet; nothing to execute"
     finish_stage 3 notebooks ok "no notebooks yet" "$t0"
 else
     problems=()
-    python scripts/check_notebooks.py notebooks || problems+=("unexecuted cells; run 'make notebooks'")
-    python scripts/notebook_pairs.py check \
+    python -m scripts.check_notebooks notebooks \
+        || problems+=("unexecuted cells; run 'make notebooks'")
+    python -m scripts.notebook_pairs check \
         || problems+=("notebook and md/ pair out of sync; run 'make notebooks'")
-    python scripts/translations.py check \
+    python -m scripts.translations check \
         || problems+=("Chinese edition out of step; see the messages above")
-    python -m pytest notebooks --nbval --nbval-current-env \
-        --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout="$NB_CELL_TIMEOUT" \
-        -n 2 --dist loadfile -q --junitxml="$RESULTS/notebooks.xml"
+    mapfile -t nbval_args < <(python -m scripts.course nbval-args)
+    python -m pytest notebooks "${nbval_args[@]}" -q --junitxml="$RESULTS/notebooks.xml"
     rc=$?
     read -r passed failed skipped < <(junit_counts "$RESULTS/notebooks.xml")
     nb_counts=("$passed" "$failed" "$skipped")

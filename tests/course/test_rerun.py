@@ -1,6 +1,6 @@
 """A fast subset of `make check-rerun`: cells a learner re-runs must not break (issue 16).
 
-The full check (scripts/check_rerun.py: every notebook, every cell K, every section) takes
+The full check (`python -m scripts.check_rerun`: every notebook, every cell K, every section) takes
 minutes; here one notebook per scenario, chosen for the patterns that used to break: backward in
 a cell after the graph was built (02), in-place demos and expected errors (04), sections that
 need the names of earlier sections (01), and "run all, re-run from cell K" for three cells K of
@@ -10,14 +10,13 @@ need the names of earlier sections (01), and "run all, re-run from cell K" for t
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from scripts import check_rerun, course
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-import check_rerun  # noqa: E402  (a script, imported from its folder)
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
@@ -32,7 +31,7 @@ CASES = [
 @pytest.fixture(autouse=True)
 def notebook_environment(monkeypatch):
     """The environment `make notebooks` gives kernels (venv first on PATH, fixed hash seed)."""
-    for key, value in check_rerun.execution_env().items():
+    for key, value in course.run_env().items():
         monkeypatch.setenv(key, value)
 
 

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from scripts import notebook_pairs
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-import notebook_pairs  # noqa: E402  (a script, found through the sys.path entry above)
 
 SAMPLE = REPO / "notebooks" / "02_detach.ipynb"
 

@@ -14,7 +14,6 @@ import pytest
 import minigrad
 
 REPO = Path(__file__).resolve().parents[2]
-CHECK_NOTEBOOKS = REPO / "scripts" / "check_notebooks.py"
 SANITIZE_CFG = REPO / "tests" / "nbval_sanitize.cfg"
 
 
@@ -29,9 +28,10 @@ def test_version_is_the_installed_one() -> None:
 
 
 def run_check(*paths: Path) -> subprocess.CompletedProcess[str]:
-    """Run scripts/check_notebooks.py on ``paths`` and capture what it prints."""
+    """Run `python -m scripts.check_notebooks` on ``paths`` and capture what it prints."""
     return subprocess.run(
-        [sys.executable, str(CHECK_NOTEBOOKS), *map(str, paths)],
+        [sys.executable, "-m", "scripts.check_notebooks", *map(str, paths)],
+        cwd=REPO,
         capture_output=True,
         text=True,
         check=False,

@@ -8,15 +8,14 @@ zh notebook); the last tests look at the course's own files.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from scripts import translations
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-import translations  # noqa: E402  (a script, found through the sys.path entry above)
 
 STEM = "02_detach"
 
@@ -241,13 +240,13 @@ def test_make_notebooks_builds_and_runs_the_zh_notebooks_last() -> None:
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\nnotebooks: setup", 1)[1].split("\n\n", 1)[0]
     steps = [line.strip() for line in recipe.splitlines() if line.strip().startswith("@$(PY)")]
-    assert [step.split()[1] for step in steps] == [
-        "scripts/run_notebooks.py",
-        "scripts/slides_metadata.py",
-        "scripts/notebook_pairs.py",
-        "scripts/translations.py",
+    assert [step.split()[2] for step in steps] == [
+        "scripts.run_notebooks",
+        "scripts.slides_metadata",
+        "scripts.notebook_pairs",
+        "scripts.translations",
     ]
-    assert steps[-1] == "@$(PY) scripts/translations.py build --execute $(NB)"
+    assert steps[-1] == "@$(PY) -m scripts.translations build --execute $(NB)"
 
 
 @pytest.mark.parametrize("path", sorted((REPO / "translations" / "zh").glob("*.md")), ids=str)

@@ -14,10 +14,9 @@ import nbformat
 import yaml
 from packaging.requirements import Requirement
 
+from scripts import lock, run_notebooks
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-import lock  # noqa: E402  (scripts, found through the sys.path entry above)
-import run_notebooks  # noqa: E402
 
 NBSTRIPOUT = Path(sys.executable).parent / "nbstripout"
 
