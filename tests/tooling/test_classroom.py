@@ -9,7 +9,6 @@ where a missing install is a failure.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -21,27 +20,17 @@ from types import ModuleType
 
 import pytest
 
+from scripts import build_site, build_slides, course
+from scripts import slides_metadata as meta
+from scripts import student_copies as students
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
-SCRIPTS = REPO / "scripts"
 VENDOR = REPO / "vendor" / "node_modules"
 
 
-def load(path: Path) -> ModuleType:
-    """Import a script by path (scripts/ and figures/ are not packages)."""
-    spec = importlib.util.spec_from_file_location(f"classroom_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-meta = load(SCRIPTS / "slides_metadata.py")
-students = load(SCRIPTS / "student_copies.py")
-
-
 def course_notebooks() -> list[Path]:
-    return sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return course.find_notebooks([NOTEBOOKS])
 
 
 def md(text: str) -> dict:
@@ -128,7 +117,7 @@ def test_the_course_notebooks_have_slide_metadata() -> None:
         for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]
     )
     if not applied:
-        pytest.skip("slide metadata not applied yet: run `python scripts/slides_metadata.py`")
+        pytest.skip("slide metadata not applied yet: run `python -m scripts.slides_metadata`")
     assert meta.main(["--check"]) == 0
 
 
@@ -160,7 +149,7 @@ def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPTS / name), *args],
+        [sys.executable, "-m", f"scripts.{name}", *args],
         capture_output=True,
         text=True,
         timeout=300,
@@ -171,13 +160,12 @@ def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def slides(notebook_copy: Path) -> Path:
     out = notebook_copy.parent / "slides"
-    done = run_script("build_slides.py", "--out", str(out), "--notebooks", str(notebook_copy))
+    done = run_script("build_slides", "--out", str(out), "--notebooks", str(notebook_copy))
     assert done.returncode == 0, done.stdout + done.stderr
     return out
 
 
 def check_every_notebook_but_the_solutions_has_a_deck(slides: Path, notebook_copy: Path) -> None:
-    build_slides = load(SCRIPTS / "build_slides.py")
     for nb in notebook_copy.rglob("*.ipynb"):
         deck = slides / nb.relative_to(notebook_copy).parent / f"{nb.stem}.slides.html"
         if nb.stem.endswith("_solutions"):
@@ -204,7 +192,6 @@ def check_every_notebook_but_the_solutions_has_a_deck(slides: Path, notebook_cop
 
 
 def test_remote_sources_are_detected() -> None:
-    build_slides = load(SCRIPTS / "build_slides.py")
     page = (
         '<script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="//x/y.css">'
     )
@@ -216,7 +203,7 @@ def test_remote_sources_are_detected() -> None:
 def site(notebook_copy: Path, slides: Path) -> Path:
     out = notebook_copy.parent / "site"
     done = run_script(
-        "build_site.py",
+        "build_site",
         "--out",
         str(out),
         "--notebooks",
@@ -260,7 +247,6 @@ def check_the_chinese_edition_has_its_index_and_a_language_switch(site: Path, ro
 
 
 def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: Path) -> None:
-    build_site = load(SCRIPTS / "build_site.py")
     page = (site / "notebooks" / "02_detach.html").read_text(encoding="utf-8")
     pictures = re.findall(r'<img[^>]*src="(\.\./_images/[^"]+\.svg)"', page)
     assert len(pictures) >= 3

@@ -113,7 +113,7 @@ def test_changed_english_prose_fails_and_todo_then_accept_fix_it(translated, cap
     assert (
         f"English cell {cell_id} of notebooks/{STEM}.ipynb changed since it was translated" in out
     )
-    assert f"translations.py accept {STEM} {cell_id}" in out
+    assert f"scripts.translations accept {STEM} {cell_id}" in out
 
     status, out = run(capsys, translated, "todo")
     assert f"notebooks/{STEM}.ipynb  cell {cell_id}: the English text changed" in out

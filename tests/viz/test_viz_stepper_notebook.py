@@ -1,7 +1,7 @@
 """A notebook that shows steppers stores stable outputs, and nbval passes on it run after run.
 
 A stepper's display carries a widget view whose model id is new on every run. nbval does not
-compare that MIME type, and `make notebooks` (scripts/run_notebooks.py) does not store it: the
+compare that MIME type, and `make notebooks` (scripts.run_notebooks) does not store it: the
 stored output is the HTML with every frame plus the text form, which nbval compares (SVG bodies
 sanitized). This runs the browser test's fixture notebook the way `make notebooks` and
 `make test` do: execute and store, check the file, then nbval twice.
@@ -30,7 +30,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONHASHSEED="0", JUPYTER_PREFER_ENV_PATH="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=240
+        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=240, cwd=REPO
     )
 
 
@@ -43,7 +43,7 @@ def test_stored_outputs_are_stable_and_nbval_passes_twice(tmp_path: Path):
     pytest.importorskip("ipywidgets")
     notebook = tmp_path / FIXTURE.name
     shutil.copy(FIXTURE, notebook)
-    done = run(str(REPO / "scripts" / "run_notebooks.py"), str(notebook))
+    done = run("-m", "scripts.run_notebooks", str(notebook))
     assert done.returncode == 0, done.stdout + done.stderr
 
     stored = json.loads(notebook.read_text(encoding="utf-8"))
