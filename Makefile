@@ -20,8 +20,9 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 PORT ?= 8888
 NB ?=
+BENCH_ARGS ?=
 
-.PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
+.PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
 .PHONY: slides site student reset
 .PHONY: lock upgrade
 
@@ -67,8 +68,11 @@ figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs c
 	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh
 	$(PY) figures/build.py
 
-bench: setup  ## run the benchmarks
-	$(PY) benchmarks/run.py
+bench: setup  ## run the benchmarks (BENCH_ARGS="--readme --install-peers" to pass options)
+	$(PY) -m benchmarks $(BENCH_ARGS)
+
+bench-quick: setup  ## the benchmarks with fewer rounds (a few minutes; writes no results)
+	$(PY) -m benchmarks --quick $(BENCH_ARGS)
 
 test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
 	bash scripts/setup_browser.sh

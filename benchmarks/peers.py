@@ -1,4 +1,8 @@
-"""The optional peers: torch (used when importable, never installed) and micrograd (from PyPI)."""
+"""The optional peers: torch (used when importable, never installed) and micrograd (PyPI).
+
+micrograd is installed only when asked (`python -m benchmarks --install-peers`); without it its
+lines are reported as skipped, with that option named.
+"""
 
 from __future__ import annotations
 
@@ -21,8 +25,9 @@ def optional_import(name: str) -> ModuleType | None:
         return None
 
 
-def ensure_peers() -> list[str]:
-    """pip-install benchmarks/requirements.txt into this interpreter when something is missing.
+def install_peers() -> list[str]:
+    """pip-install benchmarks/requirements.txt into this interpreter when something is missing
+    (only with --install-peers); returns the problems to print under the table.
 
     torch is deliberately not in that file: the only acceptable build is torch==2.13.0 (CPU),
     which the project's CI installs; here it is used when importable and skipped otherwise.

@@ -14,6 +14,8 @@ import subprocess
 from types import ModuleType
 from typing import Any
 
+import minigrad as mg
+
 from .harness import Context, Result
 from .timing import wall_clock
 
@@ -65,8 +67,6 @@ def renders_in_time(source: str) -> bool:
 
 def row_viz(ctx: Context) -> list[Result]:
     """minigrad.viz: build the Digraph (snapshot + DOT), then render it to SVG with dot."""
-    import minigrad as mg
-
     try:
         viz = importlib.import_module("minigrad.viz")
     except ImportError as error:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import paths
+from . import NUMPY_LOADED_FIRST, ONE_THREAD_ENV, paths
 from .harness import Context
 from .peers import version_of
 
@@ -71,6 +71,9 @@ def machine_info(ctx: Context) -> dict[str, Any]:
         "graphviz_dot": dot.strip().removeprefix("dot - ") or None,
         "minigrad_commit": git_commit(),
         "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+        # one thread for numpy's BLAS (benchmarks/__init__.py), if set before numpy loaded
+        "blas_threads": {name: os.environ.get(name) for name in ONE_THREAD_ENV},
+        "numpy_loaded_before_thread_settings": NUMPY_LOADED_FIRST,
         "gc_enabled_during_timing": gc.isenabled(),
         "clock": "time.process_time (CPU time); wall time for viz renders and the course",
         # other work on the machine inflates every figure: a load above the core count shows it

@@ -1,4 +1,4 @@
-"""Where things are: the repository, the results file, the entry scripts.
+"""Where things are: the repository, the results file, the READMEs, the optional peers.
 
 Other modules read these as `paths.REPO` (not `from .paths import REPO`) so that a test can
 point them at a temporary copy.
@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent  # benchmarks/
+HERE = Path(__file__).resolve().parent  # benchmarks/
 REPO = HERE.parent
 DEFAULT_JSON = HERE / "results" / "latest.json"
 REQUIREMENTS = HERE / "requirements.txt"
-RUN_PY = HERE / "run.py"
-ALTERNATING_PY = HERE / "alternating.py"

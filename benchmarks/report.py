@@ -1,12 +1,12 @@
-"""What a run prints: the aligned table, the headline ratios, times with units."""
+"""What a run prints: the aligned tables, the headline ratios, times with units."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from .harness import Result
-from .workloads import MLP_BATCH, MLP_HIDDEN
+from .harness import Result, ratio
 
 
 def size_text(n: int) -> str:
@@ -27,40 +27,52 @@ def find(
 
 
 def ratios(results: Sequence[Result]) -> dict[str, float]:
-    """The headline comparisons, as 'how many times slower than' (median / median)."""
+    """The headline comparisons other than minigrad / torch (which `vs_torch_table` shows), as
+    "how many times slower than": per-round ratios where measured together (`harness.ratio`)."""
     out: dict[str, float] = {}
 
-    def ratio(
-        label: str, row: str, case: str, top: str, bottom: str, note: str = "", top_note: str = ""
-    ) -> None:
-        a = find(results, row, case, top, top_note)
-        b = find(results, row, case, bottom, note)
+    def add(label: str, row: str, case: str, top: tuple[str, str], bottom: tuple[str, str]) -> None:
+        a, b = find(results, row, case, *top), find(results, row, case, *bottom)
         if a is not None and b is not None:
-            out[label] = a.stats()["median"] / b.stats()["median"]
+            out[label] = ratio(a, b)
 
     for shape in ("(3,)", "(64, 64)"):
-        ratio(
-            f"overhead {shape}: minigrad / torch", "overhead", f"shape {shape}", "minigrad", "torch"
-        )
-        ratio(
-            f"overhead {shape}: minigrad / numpy fwd only",
-            "overhead",
-            f"shape {shape}",
-            "minigrad",
-            "numpy",
-            "fwd only",
+        case = f"tiny graph {shape}"
+        add(
+            f"{case}: minigrad / numpy fwd only",
+            "vs-torch",
+            case,
+            ("minigrad", ""),
+            ("numpy", "fwd only"),
         )
     for row, kept in (("large", ""), ("large-kept", ", memory kept")):
         for n in ("1e6", "1e7"):
             for impl in ("minigrad", "torch"):
                 label = f"large n={n}{kept}: {impl} / numpy floor"
-                ratio(label, row, f"n={n}", impl, "numpy")
-    case_mlp = f"batch {MLP_BATCH}, hidden {MLP_HIDDEN}"
-    ratio("mlp step: minigrad / torch", "mlp", case_mlp, "minigrad", "torch")
+                add(label, row, f"n={n}", (impl, ""), ("numpy", ""))
+    case = "mlp step 8-64-1, batch 64"
     for gc_state in ("gc on", "gc off"):
         label = f"mlp step: micrograd ({gc_state}) / minigrad"
-        ratio(label, "mlp", case_mlp, "micrograd", "minigrad", top_note=gc_state)
+        add(label, "micrograd", case, ("micrograd", gc_state), ("minigrad", ""))
     return out
+
+
+def vs_torch_table(rows: Sequence[dict[str, Any]]) -> str:
+    """The minigrad / torch workloads as aligned text (rows from `rows_vs_torch.summary`)."""
+    lines = [
+        "minigrad / torch: one process, alternating rounds, one thread, "
+        "median of the per-round ratios:",
+        f"  {'workload':48} {'minigrad':>10} {'torch':>10} {'ratio':>7}  target",
+    ]
+    for row in rows:
+        name = ("  - " if row["variant_of"] else "") + row["name"]
+        flag = "" if row["meets_target"] else "  <-- over"
+        lines.append(
+            f"  {name:48} {format_seconds(row['minigrad_s']):>10} "
+            f"{format_seconds(row['torch_s']):>10} {row['ratio']:6.2f}x  <= {row['target']:g}x"
+            f"{' ' + row['unit'] if row['unit'] != 'per call' else ''}{flag}"
+        )
+    return "\n".join(lines)
 
 
 def format_seconds(seconds: float) -> str:

@@ -1,10 +1,14 @@
-"""How hard to measure (Settings) and the timed loops every figure comes from.
+"""How hard to measure (Settings), the one timed loop and the one method every figure uses.
 
-Everything timed in the benchmarks, by the harness and by the plain alternating loop alike,
-goes through `time_block`: the clock is read right before and right after a loop that does
-nothing but call the function. What a function does outside that loop (building its inputs,
-freeing a graph afterwards) is not on the clock. (The chain row reads the clock itself, to
-split one run into its build and its backward.)
+Everything timed in the benchmarks goes through `time_block`: the clock is read right before and
+right after a loop that does nothing but call the function. What a function does outside that
+loop (building its inputs, freeing a graph afterwards) is not on the clock. (The chain row reads
+the clock itself, to split one run into its build and its backward.)
+
+`measure` is the method: the functions being compared (minigrad and torch running the same
+lines, with or without a numpy floor) take turns in one process, round after round, each round
+timing one block of calls of each, the order flipped every round. `paired_ratio` turns two such
+series into a ratio: the median of the per-round ratios.
 
 The clock is the CPU time of this process (`time.process_time`: user and system time of all
 its threads, page faults and the garbage collector included). On a quiet machine it equals
@@ -46,7 +50,6 @@ class Settings:
     viz_shared_sizes: tuple[int, ...] = (200, 300, 1000)  # one weight reused, as in an RNN
     viz_beside_sizes: tuple[int, ...] = (100, 1000)  # the older saved-value layout, for scale
     micrograd_batch: int = 16
-    plain_rounds: int = 15  # rounds of the plain alternating loop (benchmarks/alternating.py)
     run_course: bool = True
     collect_between_rows: bool = True  # a full collection costs ~0.1 s with torch imported
 
@@ -62,9 +65,8 @@ QUICK = Settings(
     repeat_time=0.01,
     budget=0.3,
     slow_repeats=3,
-    plain_rounds=5,
 )
-# Tiny sizes, one repeat: only proves that every row still runs (tests/test_benchmarks_smoke.py).
+# Tiny sizes, one repeat: only proves every row still runs (tests/tooling/test_benchmarks_smoke.py).
 SMOKE = Settings(
     "smoke",
     min_repeats=1,
@@ -80,7 +82,6 @@ SMOKE = Settings(
     viz_shared_sizes=(),
     viz_beside_sizes=(),
     micrograd_batch=2,
-    plain_rounds=1,
     run_course=False,
     collect_between_rows=False,
 )
@@ -127,19 +128,21 @@ def measure(
     fns: Sequence[Callable[[], object]],
     settings: Settings,
     read: Clock | None = None,
-    min_calls: int = 1,
+    calls: int | None = None,
 ) -> list[tuple[list[float], int]]:
-    """Time functions of no arguments: for each, per-call seconds per repeat and calls per repeat.
+    """Time functions of no arguments: for each, per-call seconds per round and calls per round.
 
-    An untimed first call absorbs one-off costs, loops of growing length then estimate the
-    cost of a call; fast calls are then looped so that a repeat lasts about
-    `settings.repeat_time`, and each function gets as many repeats as fit in `settings.budget`.
+    An untimed first call absorbs one-off costs. Without `calls`, loops of growing length then
+    estimate the cost of a call, and fast calls are looped so that one block lasts about
+    `settings.repeat_time`; with `calls`, every function's block is that many calls (the
+    minigrad / torch workloads: both sides loop exactly as long). Each function gets as many
+    rounds as fit in `settings.budget`, within the settings' limits.
 
-    Functions measured together are compared with each other, so their repeats take turns:
-    repeat 1 of every function, then repeat 2 of every function in the reverse order, and so on.
-    A burst of other work on the machine then slows all of them alike, and the ratio between
-    them stays meaningful (measured one after the other, a ratio gave 0.9x one time and 1.5x
-    the next). `read` is the clock (default: `clock`); `min_calls`, the shortest loop.
+    Functions measured together are compared with each other, so they take turns: round 1
+    times a block of every function, round 2 every function in the reverse order, and so on.
+    A burst of other work on the machine then slows all of them alike, and the per-round ratio
+    stays meaningful (measured one after the other, a ratio gave 0.9x one time and 1.5x the
+    next). `read` is the clock (default: `clock`).
     """
     if settings.max_repeats == 1 and settings.warmup == 0:
         return [([time_block(fn, 1, read)], 1) for fn in fns]  # smoke mode: one call proves it runs
@@ -149,7 +152,7 @@ def measure(
         fn()  # the first call may pay for imports and caches: not representative
         estimate = autorange(fn, settings.repeat_time / 10, read)
         fitting = math.ceil(settings.repeat_time / max(estimate, 1e-9))
-        numbers.append(max(min_calls, min(100_000, fitting)))
+        numbers.append(calls or min(100_000, fitting))
         per_repeat += max(estimate * numbers[-1], 1e-9)
     repeats = repeat_count(per_repeat / len(fns), settings)  # each keeps its own time budget
     # a slow call has had two warm-up calls already (the first call and the estimate)
@@ -167,11 +170,11 @@ def measure(
 def paired_ratio(mine: Sequence[float], theirs: Sequence[float]) -> float:
     """The median, over rounds, of one round's time of `mine` / the same round's of `theirs`.
 
-    Both lists come from alternating measurements, entry i of each from round i, timed one
-    right after the other. This machine's speed jumps between rounds (a block of either
-    library can take twice as long as the one before), and such a jump slows both entries of
-    a round alike, so the ratio within a round is steadier than the ratio of two medians that
-    may come from different rounds (measured here, same run: 0.91x by make bench against 0.72x
-    by the plain loop as a ratio of medians; 0.92x and 0.84x as the median of the rounds).
+    Both lists come from one `measure` call, entry i of each from round i, timed one right
+    after the other. This machine's speed jumps between rounds (a block of either library can
+    take twice as long as the one before), and such a jump slows both entries of a round
+    alike, so the ratio within a round is steadier than the ratio of two medians that may come
+    from different rounds (measured here on one version of the code: two runs gave 0.91x and
+    0.72x as ratios of medians, 0.92x and 0.84x as medians of the rounds' ratios).
     """
     return statistics.median(a / b for a, b in zip(mine, theirs, strict=True))

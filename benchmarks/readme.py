@@ -26,16 +26,21 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     def cases(row: str) -> list[str]:
         return list(dict.fromkeys(r["case"] for r in results if r["row"] == row))
 
+    def vs_torch(case: str, impl: str, note: str = "") -> str:
+        return median("vs-torch", case, impl, note)
+
     lines = [
         "| measured (median) | minigrad | torch 2.13 eager | numpy floor | micrograd |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
-    for case in cases("overhead"):
-        lines.append(
-            f"| `(a*b + a).sigmoid().sum()` fwd+bwd, {case.replace('shape ', '')} "
-            f"| {median('overhead', case, 'minigrad')} | {median('overhead', case, 'torch')} "
-            f"| {median('overhead', case, 'numpy', 'fwd only')} (fwd only) | |"
-        )
+    for shape in ("(3,)", "(64, 64)"):
+        case = f"tiny graph {shape}"
+        if case in cases("vs-torch"):
+            floor = vs_torch(case, "numpy", "fwd only")
+            lines.append(
+                f"| `(a*b + a).sigmoid().sum()` fwd+bwd, {shape} | {vs_torch(case, 'minigrad')} "
+                f"| {vs_torch(case, 'torch')} | {floor} (fwd only) | |"
+            )
     for row, kept in (("large", ""), ("large-kept", ", allocator keeps freed memory")):
         for case in cases(row):
             lines.append(
@@ -50,13 +55,14 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
                 f"| {median('alias', case, 'minigrad')} | {median('alias', case, 'torch')} "
                 f"| {median('alias', case, 'numpy')} | |"
             )
-    for case in cases("mlp"):
+    mlp_case = "mlp step 8-64-1, batch 64"
+    if mlp_case in cases("vs-torch") or mlp_case in cases("micrograd"):
         lines.append(
-            f"| MLP training step 2-64-1, {case} | {median('mlp', case, 'minigrad')} "
-            f"| {median('mlp', case, 'torch')} | "
-            f"| {median('mlp', case, 'micrograd', 'gc on')} "
-            f"({median('mlp', case, 'micrograd', 'gc off')} with gc off), scaled from a smaller "
-            "batch |"
+            f"| MLP training step 8-64-1, batch 64 | {vs_torch(mlp_case, 'minigrad')} "
+            f"| {vs_torch(mlp_case, 'torch')} | "
+            f"| {median('micrograd', mlp_case, 'micrograd', 'gc on')} "
+            f"({median('micrograd', mlp_case, 'micrograd', 'gc off')} with gc off), scaled from "
+            "a smaller batch |"
         )
     for case in cases("chain"):
         lines.append(
@@ -107,7 +113,7 @@ def markdown(data: dict[str, Any]) -> str:
         "",
         *[f"- {label}: {value:.2f}x" for label, value in data["ratios"].items()],
         "",
-        *agreement_lines(data.get("agreement")),
+        *vs_torch_lines(data.get("vs_torch", [])),
         "### Every row",
         "",
         "| row | case | impl | median | IQR (q1 - q3) | runs | note |",
@@ -129,38 +135,39 @@ def markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def agreement_lines(agreement: dict[str, Any] | None) -> list[str]:
-    """Issue 12's ratios as this run measured them and as the plain loop did, side by side."""
-    if agreement is None:
+def vs_torch_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """The minigrad / torch table: each bench workload, then the same work as users write it."""
+    if not rows:
         return []
     lines = [
-        "Issue 12's targets, minigrad / torch, measured twice: by this run (the `vs-torch` row) "
-        "and by the plain alternating loop `benchmarks/alternating.py` in a process of its own "
-        f"(the two must agree within {agreement['tolerance']:.0%}):",
+        "minigrad / torch, each workload measured in one process, the two taking turns round by "
+        "round, one thread each; the ratio is the median of the per-round ratios. Indented "
+        "lines are the same work written as users write it (`benchmarks/workloads.py`):",
         "",
-    ]
-    if "error" in agreement:
-        return [*lines, f"**The plain loop did not run:** {agreement['error']}", ""]
-    lines += [
-        "| workload | make bench | plain loop | difference | target |",
+        "| workload | minigrad | torch | minigrad / torch | target |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
-    for w in agreement["workloads"]:
-        flag = "" if w["agree"] else " **(disagree)**"
+    for row in rows:
+        name = f"&nbsp;&nbsp;{row['name']}" if row["variant_of"] else row["name"]
+        unit = f" ({row['unit']})" if row["unit"] != "per call" else ""
+        verdict = "" if row["meets_target"] else " **(over)**"
         lines.append(
-            f"| {w['name']} ({w['unit']}) | {w['harness_ratio']:.2f}x | {w['plain_ratio']:.2f}x "
-            f"| {w['difference']:+.0%}{flag} | <= {w['target']:g}x |"
+            f"| {name}{unit} | {format_seconds(row['minigrad_s'])} "
+            f"| {format_seconds(row['torch_s'])} | {row['ratio']:.2f}x{verdict} "
+            f"| <= {row['target']:g}x |"
         )
     return [*lines, ""]
 
 
-README_MARKER = "<!-- copied from benchmarks/README.md (make bench writes it) -->"
-BENCH_START = "<!-- performance:start (generated: benchmarks/run.py --markdown) -->"
+README_MARKER = (
+    "<!-- copied from benchmarks/README.md (python -m benchmarks --readme writes it) -->"
+)
+BENCH_START = "<!-- performance:start (generated: python -m benchmarks --markdown) -->"
 BENCH_END = "<!-- performance:end -->"
 
 
 def update_readmes(data: dict[str, Any]) -> list[Path]:
-    """Write a full run's Performance section into benchmarks/README.md and README.md.
+    """Write a run's Performance section into benchmarks/README.md and README.md (--readme).
 
     benchmarks/README.md gets the whole section between its markers; README.md gets the short
     part (the table and the ratios), from its marker line to the link to the full method.

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .timing import Clock, Settings, measure
+from .timing import Clock, Settings, measure, paired_ratio
 
 
 @dataclass
@@ -21,11 +21,12 @@ class Result:
     row: str
     case: str
     impl: str
-    times: list[float] = field(default_factory=list)  # seconds per call, one per repeat
-    number: int = 1  # calls per timed repeat
+    times: list[float] = field(default_factory=list)  # seconds per call, one per round
+    number: int = 1  # calls per timed block
     scale: float = 1.0  # factor applied to every time (micrograd's smaller batch, per op)
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    group: int = 0  # results measured together (taking turns) share a group number; 0: alone
 
     @property
     def skipped(self) -> bool:
@@ -66,7 +67,18 @@ class Result:
             scale=data.get("scale", 1.0),
             note=data["note"],
             extra=data["extra"],
+            group=data.get("group", 0),
         )
+
+
+def ratio(top: Result, bottom: Result) -> float:
+    """top / bottom: the median of the per-round ratios when the two were measured together
+    (`timing.paired_ratio`), else the ratio of their medians."""
+    if top.group and top.group == bottom.group:
+        return paired_ratio(
+            [t * top.scale for t in top.times], [t * bottom.scale for t in bottom.times]
+        )
+    return top.stats()["median"] / bottom.stats()["median"]
 
 
 Entry = tuple[str, Callable[[], object], str]  # (impl, function to time, note)
@@ -85,7 +97,8 @@ class Context:
         default_factory=lambda: list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     )
     child_args: list[str] = field(default_factory=list)  # mode options for a child run
-    agreement: dict[str, Any] | None = None  # filled by the vs-torch row (bench.agreement)
+    workloads: list[str] | None = None  # the vs-torch workloads to run (None: all of them)
+    groups: int = 0  # how many measurements have been made together (Result.group)
 
     def timed(
         self,
@@ -105,12 +118,13 @@ class Context:
         case: str,
         entries: Sequence[Entry],
         read: Clock | None = None,
-        min_calls: int = 1,
+        calls: int | None = None,
     ) -> list[Result]:
-        """Measure several (impl, fn, note) entries with interleaved repeats (see `measure`)."""
-        measured = measure([fn for _, fn, _ in entries], self.settings, read, min_calls)
+        """Measure several (impl, fn, note) entries together, taking turns (see `measure`)."""
+        measured = measure([fn for _, fn, _ in entries], self.settings, read, calls)
+        self.groups += 1
         return [
-            Result(row, case, impl, times=times, number=number, note=note)
+            Result(row, case, impl, times=times, number=number, note=note, group=self.groups)
             for (impl, _, note), (times, number) in zip(entries, measured, strict=True)
         ]
 

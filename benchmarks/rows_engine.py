@@ -1,10 +1,11 @@
-"""The engine rows: per-op overhead, large tensors, aliasing, an MLP step, a long chain."""
+"""The engine rows: large tensors, aliasing, minigrad beside micrograd, a long chain."""
 
 from __future__ import annotations
 
 import gc
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -14,18 +15,17 @@ from typing import Any
 
 import numpy as np
 
+import minigrad as mg
+
 from . import paths
 from .harness import Context, Entry, Result
 from .report import size_text
 from .timing import Settings, clock, measure, turn_order
 from .workloads import (
-    MLP_BATCH,
-    MLP_HIDDEN,
-    MLP_LR,
+    MLP_SHAPE,
+    MLP_STEP_LR,
     chain,
-    mlp_data,
-    mlp_step,
-    numpy_forward,
+    mlp,
     numpy_forward_backward,
     random_pair,
     tiny_graph,
@@ -39,31 +39,13 @@ KEEP_MEMORY_ENV = {"MALLOC_MMAP_THRESHOLD_": "268435456", "MALLOC_TRIM_THRESHOLD
 def step_entries(
     ctx: Context, a_np: np.ndarray, b_np: np.ndarray
 ) -> tuple[list[Entry], tuple[Any, Any]]:
-    """The minigrad and (when installed) torch versions of the tiny graph, for timed_together,
-    and minigrad's two leaves (to check its gradients afterwards)."""
-    import minigrad as mg
-
+    """The minigrad and (when installed) torch versions of the tiny graph's expression, for
+    timed_together, and minigrad's two leaves (to check its gradients afterwards)."""
     step, a, b = tiny_graph(mg, a_np, b_np)
     entries: list[Entry] = [("minigrad", step, "fwd+bwd")]
     if ctx.torch is not None:
         entries.append(("torch", tiny_graph(ctx.torch, a_np, b_np)[0], "fwd+bwd (eager)"))
     return entries, (a, b)
-
-
-def row_overhead(ctx: Context) -> list[Result]:
-    """Per-op overhead: (a*b + a).sigmoid().sum() forward + backward on tiny tensors."""
-    results = []
-    for shape in ((3,), (64, 64)):
-        case = f"shape {shape}"
-        a_np, b_np = random_pair(ctx.rng, shape)
-        entries, _ = step_entries(ctx, a_np, b_np)
-        entries.append(("numpy", lambda a=a_np, b=b_np: numpy_forward(a, b), "fwd only"))
-        entries.append(
-            ("numpy", lambda a=a_np, b=b_np: numpy_forward_backward(a, b), "fwd+bwd by hand")
-        )
-        results += ctx.timed_together("overhead", case, entries)
-        results += ctx.torch_missing("overhead", case)
-    return results
 
 
 def minor_faults() -> int:
@@ -131,10 +113,14 @@ def row_large_kept(ctx: Context) -> list[Result]:
     """
     output = paths.REPO / "build" / "bench-large-kept.json"
     output.parent.mkdir(exist_ok=True)
-    command = [sys.executable, str(paths.RUN_PY), "--only", "large"]
-    command += [*ctx.child_args, "--no-install", "--json", str(output)]
+    command = [sys.executable, "-m", "benchmarks", "--only", "large"]
+    command += [*ctx.child_args, "--json", str(output)]
     completed = subprocess.run(
-        command, env={**os.environ, **KEEP_MEMORY_ENV}, capture_output=True, text=True
+        command,
+        env={**os.environ, **KEEP_MEMORY_ENV},
+        capture_output=True,
+        text=True,
+        cwd=paths.REPO,
     )
     if completed.returncode != 0:
         tail = completed.stderr.strip().splitlines()[-1:] or ["no output"]
@@ -146,8 +132,6 @@ def row_large_kept(ctx: Context) -> list[Result]:
 
 def row_alias(ctx: Context) -> list[Result]:
     """detach(), .data, a view and clone(): the first three must cost the same at any size."""
-    import minigrad as mg
-
     n_big = ctx.settings.alias_size
     sizes = (10, n_big)
     results = []
@@ -211,46 +195,25 @@ def alias_peers(ctx: Context, array: np.ndarray) -> list[Result]:
     return results
 
 
-def row_mlp(ctx: Context) -> list[Result]:
-    """One SGD step of a 2-layer MLP (2 -> 64 -> 1, ReLU, MSE) on a batch of 64.
+def row_micrograd(ctx: Context) -> list[Result]:
+    """micrograd, a scalar engine, on the vs-torch MLP step (8-64-1, ReLU, MSE, plain SGD),
+    beside minigrad's step; micrograd runs a smaller batch and is scaled up to 64.
 
-    minigrad and torch run the same code (`workloads.mlp_step`) and are measured together,
-    their repeats taking turns, as the overhead row's are.
+    Measured twice: with the garbage collector on (what a user gets: micrograd's graph is full
+    of reference cycles) and off (its own arithmetic, which is linear in the batch).
     """
-    import minigrad
-
-    case = f"batch {MLP_BATCH}, hidden {MLP_HIDDEN}"
-    x_np, y_np = mlp_data(ctx.rng)
-    libs = {"minigrad": minigrad, "torch": ctx.torch}
-    notes = {"minigrad": "nn.Sequential + optim.SGD", "torch": "eager"}
-    entries: list[Entry] = []
-    first: dict[str, float] = {}
-    for impl, lib in libs.items():
-        if lib is None:
-            continue
-        step = mlp_step(lib, x_np, y_np, hidden=MLP_HIDDEN, lr=MLP_LR)
-        first[impl] = step().item()
-        entries.append((impl, step, notes[impl]))
-    results = ctx.timed_together("mlp", case, entries) + ctx.torch_missing("mlp", case)
-    for impl, step, _ in entries:
-        after = step().item()
-        ctx.check(
-            f"mlp {impl}: loss {first[impl]:.4f} at the first step, {after:.4f} after the timing"
-        )
-    return results + mlp_micrograd(ctx, case, x_np, y_np)
-
-
-def mlp_micrograd(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -> list[Result]:
-    """micrograd's scalar MLP on a smaller batch; its cost grows linearly with the batch."""
+    case = "mlp step 8-64-1, batch 64"
     if ctx.micrograd is None:
-        return [Result("mlp", case, "micrograd", note="skipped: micrograd is not available")]
-    import random
-
-    from micrograd.nn import MLP
+        note = "skipped: micrograd is not installed (python -m benchmarks --install-peers)"
+        return [Result("micrograd", case, "micrograd", note=note)]
+    from micrograd.nn import MLP  # optional: imported only when installed
 
     batch = ctx.settings.micrograd_batch
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((64, MLP_SHAPE[0]), dtype=np.float32)
+    y_np = rng.standard_normal((64, MLP_SHAPE[2]), dtype=np.float32)
     random.seed(0)
-    model = MLP(2, [MLP_HIDDEN, 1])
+    model = MLP(MLP_SHAPE[0], list(MLP_SHAPE[1:]))
     parameters = model.parameters()
 
     def make_step(size: int) -> Callable[[], float]:
@@ -263,19 +226,22 @@ def mlp_micrograd(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -
             loss = sum((p - y) ** 2 for p, y in zip(predictions, ys, strict=True)) * (1.0 / size)
             loss.backward()
             for p in parameters:
-                p.data -= MLP_LR * p.grad
+                p.data -= MLP_STEP_LR * p.grad
             return loss.data
 
         return step
 
-    scale = MLP_BATCH / batch
-    with_gc = ctx.timed("mlp", case, "micrograd", make_step(batch))
+    scale = 64 / batch
+    entries: list[Entry] = [
+        ("minigrad", mlp("bench")(mg), "the vs-torch mlp step"),
+        ("micrograd", make_step(batch), f"batch {batch} timed, x{scale:g}; gc on"),
+    ]
+    mine, with_gc = ctx.timed_together("micrograd", case, entries)
     with_gc.scale = scale
-    with_gc.note = f"batch {batch} timed, x{scale:g}; gc on (its graph is full of cycles)"
     # without the cycle collector: the engine's own arithmetic, which is linear in the batch
     gc.disable()
     try:
-        without_gc = ctx.timed("mlp", case, "micrograd", make_step(batch))
+        without_gc = ctx.timed("micrograd", case, "micrograd", make_step(batch))
         ((half_times, _),) = measure([make_step(max(1, batch // 2))], ctx.settings)
     finally:
         gc.enable()
@@ -284,13 +250,13 @@ def mlp_micrograd(ctx: Context, case: str, x_np: np.ndarray, y_np: np.ndarray) -
     without_gc.note = f"batch {batch} timed, x{scale:g}; gc off: engine work only"
     for result in (with_gc, without_gc):
         result.extra["measured_batch"] = batch
-    ratio = without_gc.stats()["median"] / scale / statistics.median(half_times)
-    without_gc.extra["time_ratio_batch_vs_half_batch"] = ratio
+    linear = without_gc.stats()["median"] / scale / statistics.median(half_times)
+    without_gc.extra["time_ratio_batch_vs_half_batch"] = linear
     ctx.check(
-        f"mlp micrograd (gc off): time at batch {batch} / time at batch {max(1, batch // 2)} = "
-        f"{ratio:.2f} (2.00 is exactly linear, which the x{scale:g} scaling assumes)"
+        f"micrograd (gc off): time at batch {batch} / time at batch {max(1, batch // 2)} = "
+        f"{linear:.2f} (2.00 is exactly linear, which the x{scale:g} scaling assumes)"
     )
-    return [with_gc, without_gc]
+    return [mine, with_gc, without_gc]
 
 
 def time_chains(
@@ -320,8 +286,6 @@ def time_chains(
 
 def row_chain(ctx: Context) -> list[Result]:
     """Backward through a long chain y = y * c: time, and peak memory seen by tracemalloc."""
-    import minigrad as mg
-
     length = ctx.settings.chain_length
     case = f"{length:,} nodes"
     factor = 1 - 2**-17  # exact in float32, so the expected gradient is easy to state
