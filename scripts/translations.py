@@ -13,17 +13,17 @@ translation file holds one block per English markdown cell, in notebook order:
 cell's source that the block translates. When the English text changes, the hash no longer
 matches and ``check`` fails until the block is retranslated and ``accept``-ed.
 
-    python scripts/translations.py build [--execute] [NAME ...]   write notebooks/zh/<stem>.ipynb
-    python scripts/translations.py check [NAME ...]     exit 1 when the edition is out of step
-    python scripts/translations.py todo [NAME ...]      what needs (re)translating, with the text
-    python scripts/translations.py update [NAME ...]    add blocks for new English cells, order
+    python -m scripts.translations build [--execute] [NAME ...]   write notebooks/zh/<stem>.ipynb
+    python -m scripts.translations check [NAME ...]     exit 1 when the edition is out of step
+    python -m scripts.translations todo [NAME ...]      what needs (re)translating, with the text
+    python -m scripts.translations update [NAME ...]    add blocks for new English cells, order
                                                         them, drop orphans (alias: skeleton)
-    python scripts/translations.py accept STEM CELL_ID ...   stamp the current English hash on
+    python -m scripts.translations accept STEM CELL_ID ...   stamp the current English hash on
                                                         blocks you have just retranslated
 
 NAME is a stem (``02_detach``) or a path to the English or zh notebook, its md/ twin or its
 translation file; no NAME means every English notebook. ``build --execute`` then runs the built
-notebooks with scripts/run_notebooks.py (``make notebooks`` does both).
+notebooks with scripts.run_notebooks (``make notebooks`` does both).
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def translation_problems(stem: str, paths: Paths) -> list[str]:
     where = f"translations/zh/{stem}.md"
     if not path.exists():
         return [
-            f"{where}: missing. Fix: `python scripts/translations.py update {stem}` writes one "
+            f"{where}: missing. Fix: `python -m scripts.translations update {stem}` writes one "
             "block per English markdown cell; translate them, then `accept`."
         ]
     translation = read_translation(path)
@@ -221,34 +221,34 @@ def translation_problems(stem: str, paths: Paths) -> list[str]:
         if block is None:
             problems.append(
                 f"{where}: English markdown cell {cell.id} of notebooks/{stem}.ipynb has no "
-                f"block. Fix: `python scripts/translations.py update {stem}`, translate the new "
-                f"block, then `python scripts/translations.py accept {stem} {cell.id}`."
+                f"block. Fix: `python -m scripts.translations update {stem}`, translate the new "
+                f"block, then `python -m scripts.translations accept {stem} {cell.id}`."
             )
         elif block.en_hash == NEVER_TRANSLATED:
             problems.append(
                 f"{where}: block {cell.id} is not translated yet. Fix: translate it, then "
-                f"`python scripts/translations.py accept {stem} {cell.id}`."
+                f"`python -m scripts.translations accept {stem} {cell.id}`."
             )
         elif block.en_hash != english_hash(cell.source):
             problems.append(
                 f"{where}: English cell {cell.id} of notebooks/{stem}.ipynb changed since it was "
                 f"translated (hash {block.en_hash}, now {english_hash(cell.source)}). Fix: "
-                f"`python scripts/translations.py todo {stem}` shows the new English text; "
-                f"retranslate the block, then `python scripts/translations.py accept {stem} "
+                f"`python -m scripts.translations todo {stem}` shows the new English text; "
+                f"retranslate the block, then `python -m scripts.translations accept {stem} "
                 f"{cell.id}`."
             )
     for block in translation.blocks:
         if block.cell_id not in wanted:
             problems.append(
                 f"{where}: block {block.cell_id} belongs to no English markdown cell (orphan). "
-                f"Fix: `python scripts/translations.py update {stem}` drops it."
+                f"Fix: `python -m scripts.translations update {stem}` drops it."
             )
     present = [b.cell_id for b in translation.blocks if b.cell_id in wanted]
     ids = [b.cell_id for b in translation.blocks]
     if present != [i for i in wanted if i in present] or len(ids) != len(set(ids)):
         problems.append(
             f"{where}: blocks are duplicated or not in the notebook's order. Fix: "
-            f"`python scripts/translations.py update {stem}` puts them in order."
+            f"`python -m scripts.translations update {stem}` puts them in order."
         )
     return problems
 
@@ -308,7 +308,7 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
     if share < MIN_CHINESE:
         message = (
             f"{shown}: only {share:.0%} of its markdown cells are in Chinese (at least "
-            f"{MIN_CHINESE:.0%} must be). Fix: `python scripts/translations.py todo {stem}` "
+            f"{MIN_CHINESE:.0%} must be). Fix: `python -m scripts.translations todo {stem}` "
             f"lists the untranslated blocks of translations/zh/{stem}.md."
         )
         if ALLOW_UNTRANSLATED_PLACEHOLDERS and share == 0.0:
@@ -382,7 +382,7 @@ def todo(stems: list[str], paths: Paths) -> int:
                 continue
             count += 1
             print(f"== notebooks/{stem}.ipynb  cell {cell.id}: {reason}")
-            print(f"   then: python scripts/translations.py accept {stem} {cell.id}")
+            print(f"   then: python -m scripts.translations accept {stem} {cell.id}")
             print(cell.source)
             print()
     print(f"translations: {count} block(s) to translate")
@@ -435,7 +435,7 @@ def accept(stem: str, cell_ids: list[str], paths: Paths) -> int:
     if unknown:
         print(
             f"translations: {stem}: no block or no English markdown cell with id "
-            f"{', '.join(unknown)}; `python scripts/translations.py todo {stem}` lists the ids"
+            f"{', '.join(unknown)}; `python -m scripts.translations todo {stem}` lists the ids"
         )
         return 1
     for cell_id in cell_ids:
@@ -500,8 +500,7 @@ def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
         print(f"translations: built {len(built)} zh notebook(s) in {paths.zh}")
         if not args.execute:
             return 0
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import run_notebooks  # a sibling script (slow to import: only when executing)
+        from scripts import run_notebooks  # slow to import (nbconvert): only when executing
 
         return run_notebooks.main([str(nb) for nb in built])
     if args.command == "check":
