@@ -314,10 +314,8 @@ class Tensor(
 
     def _pass_creation_meta(self, view: Tensor) -> None:
         """Mark a new view of self made in no_grad or inference mode (or of such a view)."""
-        if _state.inference and not self._inference:
-            view._creation_meta = "inference"
-        elif not _state.enabled and not _state.inference:
-            view._creation_meta = "no_grad"
+        if not _state.enabled and not self._inference:  # under no_grad or inference_mode
+            view._creation_meta = "inference" if _state.inference else "no_grad"
             view._requires_grad = self.requires_grad
         elif self._creation_meta is not None and view._creation_meta is None:
             view._creation_meta, view._meta_inherited = self._creation_meta, True
@@ -394,13 +392,12 @@ class Tensor(
         """torch's errors for a recorded in-place change of a view it cannot record correctly:
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
-            node = self.grad_fn
-            made_by = f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}"
-            raise RuntimeError(
-                _view_rule_message(
-                    self._creation_meta, self._meta_inherited, made_by if node else ""
-                )
+            node = self.grad_fn  # (None for a view made under no_grad)
+            made_by = "" if node is None else f"Output {self._output_nr} of {node.name()}"
+            message = _view_rule_message(
+                self._creation_meta, self._meta_inherited, made_by.removesuffix("Backward0")
             )
+            raise RuntimeError(message)
 
     def _writes_into(self, others: Sequence[Tensor]) -> bool:
         """Whether an op's result can go straight into this memory: the same dtype and shape as
