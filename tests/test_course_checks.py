@@ -190,10 +190,19 @@ class Fix:
     old: str
     new: str
 
+    before: Fix | None = None  # an edit made first, for an attempt that changes two places
+
     def source(self) -> str:
-        source = given.SOURCES[GIVEN_OF[self.exercise]]
+        if self.before is None:
+            source = given.SOURCES[GIVEN_OF[self.exercise]]
+        else:
+            source = self.before.source()
         assert source.count(self.old) == 1, f"{self.exercise}: {self.old!r} is not in it once"
         return source.replace(self.old, self.new)
+
+    def then(self, old: str, new: str) -> Fix:
+        """This attempt, then a second edit."""
+        return Fix(self.exercise, old, new, self)
 
     def function(self):
         """The learner's function, defined as a notebook cell defines it."""
@@ -203,7 +212,8 @@ class Fix:
         return namespace[name]
 
     def __str__(self) -> str:
-        return f"{self.exercise}: {self.old.strip()!r} -> {self.new.strip()!r}"
+        first = f"{self.before}; " if self.before else f"{self.exercise}: "
+        return f"{first}{self.old.strip()!r} -> {self.new.strip()!r}"
 
 
 # Lines of the given functions that the fixes below change.
@@ -249,6 +259,14 @@ WRONG_FIXES = [  # (the attempt, the message its check must give)
     (Fix("B1", B1_RETURN, "    return (total / len(batches)).detach()\n"), "b1.lingering"),
     (Fix("B1", B1_RETURN, "    return (total / len(batches)).item()\n"), "b1.lingering"),
     (Fix("B1", B1_RETURN, "    return float(total / len(batches))\n"), "b1.lingering"),
+    (
+        Fix(
+            "B1",
+            "    for x, y in batches:\n",
+            "    for i in range(len(batches)):\n        x, y = batches[i]\n",
+        ).then(B1_RETURN, "    return (total / len(batches)).detach()\n"),
+        "b1.lingering",
+    ),
     (
         Fix(
             "B1",

@@ -44,7 +44,8 @@ def _fresh_regression() -> tuple[nn.Module, optim.Optimizer]:
 
 
 class _Batches(list):
-    """The batches handed to train_epoch: a list that notes which batch a loop is on."""
+    """The batches handed to train_epoch: a list that notes which batch a loop is on, whether
+    it walks the list (`for x, y in batches`) or indexes it (`batches[i]`)."""
 
     def __init__(self, batches: list, on_batch: Callable[[int], None]) -> None:
         super().__init__(batches)
@@ -54,6 +55,11 @@ class _Batches(list):
         for number, batch in enumerate(super().__iter__(), start=1):
             self._on_batch(number)
             yield batch
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int):
+            self._on_batch(index % len(self) + 1)
+        return super().__getitem__(index)
 
 
 class _GraphWatch:
