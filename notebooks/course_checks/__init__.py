@@ -20,9 +20,9 @@ The package, one module per idea:
     answers.py      reading what the learner's code returned
     given.py        part B's functions as the notebook gives them (for "No answer yet")
     predictions.py  part A: A1-A5
-    training.py     part B, one training loop: B1 (what it adds up), B2 (when it updates),
-                    B6 (where it records)
-    patterns.py     part B, notebooks 06 and 07: B3 (GAN), B4 (a log of weights), B5 (TBPTT)
+    training.py     part B, one training loop: B1 (what it adds up), B6 (where it records)
+    weights.py      part B, one weight: B2 (updated at the wrong moment), B4 (logged for a plot)
+    patterns.py     part B, notebook 07's patterns: B3 (the GAN D step), B5 (truncated BPTT)
     zh.json         the Chinese messages, written by scripts/translations.py build from
                     translations/zh/course_checks.md (never edit it)
 
@@ -32,7 +32,7 @@ generator (`minigrad.manual_seed`) so their numbers are reproducible.
 """
 
 from .feedback import LANGUAGES, get_language, set_language
-from .patterns import check_gan_d_step, check_tbptt, check_weight_log
+from .patterns import check_gan_d_step, check_tbptt
 from .predictions import (
     check_data_zero,
     check_detach_inplace,
@@ -40,7 +40,8 @@ from .predictions import (
     check_numpy_error,
     check_version,
 )
-from .training import check_eval_loop, check_loss_accumulation, check_weight_decay
+from .training import check_eval_loop, check_loss_accumulation
+from .weights import check_weight_decay, check_weight_log
 
 __all__ = [
     "LANGUAGES",

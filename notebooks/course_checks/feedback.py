@@ -36,6 +36,9 @@ CHINESE_MESSAGES = Path(__file__).with_name("zh.json")
 _running = threading.local()
 _language = "en"
 
+# What a check found wrong: the text of its "Not yet", and a hint (or None).
+Problem = tuple[str, str | None]
+
 
 def valid_language(language: str) -> str:
     """`language` itself, or a ValueError naming the choices."""
