@@ -932,6 +932,9 @@ def test_chinese_feedback_breaks_between_characters_not_inside_code() -> None:
     # Only punctuation that may not start a line hangs past the width.
     assert all(feedback.columns(line.rstrip("，。：；！？）、")) <= 40 for line in lines)
     assert not any(line[0] in "，。：；！？）、" for line in lines)
+    # An opening bracket never ends a line: it goes down with what it opens.
+    opened = feedback.wrap_zh("训练步骤是在关闭记录的状态下运行的（在 no_grad 里）", 36)
+    assert opened.split("\n") == ["训练步骤是在关闭记录的状态下运行的", "（在 no_grad 里）"]
     # Nothing is lost or split: the lines joined again give the text, code words whole.
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     assert any("grad_fn=<DivBackward0>)" in line for line in lines)

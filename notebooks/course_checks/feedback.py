@@ -104,6 +104,8 @@ _WIDE = re.compile(f"[{_WIDE_CHARS}]")
 _PIECES = re.compile(f"[{_WIDE_CHARS}]|[^\\s{_WIDE_CHARS}]+|\\s+")
 # Chinese punctuation that must not start a line: it stays with the character before it.
 _NO_LINE_START = "，。：；！？）、」』》”’"
+# ... and punctuation that must not end one: it goes down with the character after it.
+_NO_LINE_END = "（「『《“‘"
 
 
 def is_wide(ch: str) -> bool:
@@ -118,8 +120,9 @@ def columns(text: str) -> int:
 
 def wrap_zh(paragraph: str, width: int) -> str:
     """Fill Chinese text to `width` columns: a line may break between any two Chinese
-    characters or at a space, but never inside a Latin word or a piece of code. Punctuation
-    that may not start a line hangs past the width instead, as in Chinese typesetting."""
+    characters or at a space, but never inside a Latin word or a piece of code. As in Chinese
+    typesetting, punctuation that may not start a line hangs past the width, and an opening
+    bracket or quote that may not end one moves down to the next line."""
     lines: list[str] = []
     line = ""
     for piece in _PIECES.findall(paragraph):
@@ -127,8 +130,11 @@ def wrap_zh(paragraph: str, width: int) -> str:
             piece = " "
         fits = columns(line + piece) <= width
         if line and not fits and piece != " " and piece not in _NO_LINE_START:
+            carried = ""
+            while line and line[-1] in _NO_LINE_END:
+                line, carried = line[:-1], line[-1] + carried
             lines.append(line.rstrip())
-            line = ""
+            line = carried
         if line or piece != " ":
             line += piece
     if line.strip():

@@ -162,6 +162,11 @@ def _graph_problem(result: Any, watch: _GraphWatch) -> Problem | None:
     return None
 
 
+def _shown(result: Any) -> str:
+    """`result` for a message: a float to 4 decimals, anything else as its repr."""
+    return f"{result:.4f}" if isinstance(result, float) else show(result)
+
+
 def _value_problem(result: Any, expected: float) -> Problem | None:
     """Why `result` is not the epoch's mean loss as a number, or None."""
     value = one_number(result)
@@ -177,7 +182,7 @@ def _value_problem(result: Any, expected: float) -> Problem | None:
             "b1.wrong-value",
             "train_epoch returned {result}, but the mean loss over the epoch is "
             "{expected:.4f}. Keep the training step as it was; change only what you add up.",
-            result=show(result),
+            result=_shown(result),
             expected=expected,
         )
         return text, None
@@ -220,7 +225,7 @@ def check_loss_accumulation(train_epoch: Callable[..., Any]) -> bool:
             "train_epoch returned {result}, the epoch's mean loss, as {kind}; and while the "
             "epoch ran, no batch's graph outlived the batch after it: each was freed as soon as "
             "nothing pointed at it any more.",
-            result=f"{result:.4f}" if isinstance(result, float) else show(result),
+            result=_shown(result),
             kind=_kind(result),
         )
     )
@@ -293,8 +298,8 @@ def _not_recorded(error: RuntimeError, watch: _PassWatch) -> Problem:
             "b6.loss-cut",
             "loss.backward() raises 'element 0 of tensors does not require grad and "
             "does not have a grad_fn': the training forward pass recorded its graph, "
-            "but the loss backward was called on had been cut from it (by detach(), "
-            ".data or .item()).",
+            "but the loss backward was called on had been cut from it (by detach() or "
+            ".data, for example).",
         )
         return text, tr("b6.loss-cut-hint", "call backward on the loss as F.mse_loss returns it.")
     return (

@@ -238,10 +238,10 @@ def _entry_problem(entry: Any, w: mg.Tensor) -> str | None:
     if isinstance(entry, np.ndarray) and np.shares_memory(entry, w.detach().numpy()):
         return tr(
             "b4.shares-memory",
-            "every array in your log is w's own memory: numpy() hands out a view of a "
-            "tensor's memory, not a copy, whichever way you reach it (w.detach().numpy(), "
-            "w.data.numpy(), np.asarray(...)), and opt.step() changes w in place, so all "
-            "the entries show w's final value.",
+            "every array in your log is w's own memory: an array taken from a tensor "
+            "(w.detach().numpy(), w.data.numpy(), np.asarray(w.detach()), ...) is a view of "
+            "its memory, not a copy, and opt.step() changes w in place, so all the entries "
+            "show w's final value.",
         )
     return None
 
