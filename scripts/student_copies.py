@@ -2,7 +2,7 @@
 
 Each notebook under notebooks/ (subfolders too) is copied with every output and execution count
 cleared and the teacher's speaker-notes cells removed, so students predict before they run. The
-helper files next to the notebooks (course_checks.py, ...) are copied as they are. Solutions
+helper files next to the notebooks (course_checks/, ...) are copied as they are. Solutions
 are copied too unless --no-solutions is given (hand them out after the exercises).
 The result is also zipped to build/student.zip for uploading to a learning platform.
 

@@ -93,7 +93,8 @@ def test_glossary_has_english_chinese_and_meaning_for_every_term() -> None:
 
 def chinese_texts() -> list[tuple[str, str]]:
     """(name, text) of every Chinese text of the course: translation files, the markdown of the
-    zh notebooks, the Chinese README, the site's Chinese index and course_checks' messages."""
+    zh notebooks (translations/zh/course_checks.md: the exercise checks' messages), the Chinese
+    README and the site's Chinese index."""
     texts = []
     for path in sorted((REPO / "translations" / "zh").glob("*.md")):
         texts.append((f"translations/zh/{path.name}", path.read_text(encoding="utf-8")))
@@ -101,11 +102,7 @@ def chinese_texts() -> list[tuple[str, str]]:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
         texts.append((f"notebooks/zh/{path.name}", "\n".join(markdown)))
-    for path in (
-        README_ZH,
-        REPO / "docs" / "zh" / "index.md",
-        REPO / "notebooks" / "course_checks.py",
-    ):
+    for path in (README_ZH, REPO / "docs" / "zh" / "index.md"):
         texts.append((str(path.relative_to(REPO)), path.read_text(encoding="utf-8")))
     return texts
 

@@ -315,7 +315,8 @@ def test_student_copies_have_no_outputs_or_notes(tmp_path: Path) -> None:
     assert students.main(["--out", str(tmp_path / "student")]) == 0
     copies = sorted((tmp_path / "student").rglob("*.ipynb"))
     assert len(copies) == len(course_notebooks())
-    assert (tmp_path / "student" / "course_checks.py").exists()
+    assert (tmp_path / "student" / "course_checks" / "__init__.py").exists()
+    assert (tmp_path / "student" / "course_checks" / "zh.json").exists()
     for copy in copies:
         for cell in json.loads(copy.read_text(encoding="utf-8"))["cells"]:
             assert "speaker-notes" not in cell["metadata"].get("tags", [])
