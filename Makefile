@@ -21,7 +21,7 @@ PORT ?= 8888
 NB ?=
 
 .PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
-.PHONY: slides site student reset
+.PHONY: slides site student reset lite
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -69,9 +69,10 @@ figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs c
 bench: setup  ## run the benchmarks
 	$(PY) benchmarks/run.py
 
-test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
+test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site in Chromium
 	bash scripts/setup_browser.sh
 	bash scripts/setup_classroom.sh
+	@$(MAKE) --no-print-directory lite
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
@@ -83,6 +84,11 @@ site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/si
 	@bash scripts/setup_classroom.sh
 	$(PY) scripts/build_site.py
 
+# ---- zero install (issue 27): the course in the browser; Open in Colab (scripts/colab.py) ----
+lite: setup  ## the course in the browser, no install (JupyterLite, Pyodide) -> build/lite/
+	@bash scripts/setup_lite.sh
+	$(PY) scripts/build_lite.py $(LITE_OPTIONS)
+
 student: setup  ## copies of the notebooks with outputs cleared -> build/student/
 	$(PY) scripts/student_copies.py
 
@@ -93,5 +99,5 @@ clean:  ## remove build output and caches (keeps .venv)
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
 
-distclean: clean  ## clean, and remove .venv too
-	rm -rf $(VENV)
+distclean: clean  ## clean, and remove .venv (and .venv-lite) too
+	rm -rf $(VENV) .venv-lite
