@@ -85,6 +85,14 @@ MINIGRAD_DEPENDS = ["numpy", "graphviz", "ipywidgets"]
 COURSE_LITE_VERSION = "1.0"
 
 
+def lite_url(notebook: str | Path, site_root: str = "lite/") -> str:
+    """Where a notebook opens in the browser-only site, relative to the published website's
+    root (the Pages workflow puts the site under lite/): for the website's "run in the browser"
+    links. `notebook` is a path inside notebooks/ ("02_detach", "zh/02_detach.ipynb")."""
+    rel = Path(notebook).with_suffix(".ipynb").as_posix().removeprefix("notebooks/")
+    return f"{site_root}lab/index.html?path={rel}"
+
+
 def canonical(name: str) -> str:
     """A package name as the lock and PyPI compare them (PEP 503)."""
     return re.sub(r"[-_.]+", "-", name).lower()

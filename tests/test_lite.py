@@ -124,3 +124,10 @@ def test_the_pages_workflow_publishes_the_lite_site_with_the_pinned_wheels() -> 
     lite = [run for run in runs if run.startswith("make lite")]
     assert lite and "--with-pyodide-wheels" in lite[0] and "--out build/site/lite" in lite[0]
     assert runs.index(lite[0]) > runs.index("make site")  # make site rebuilds build/site/
+
+
+def test_lite_urls_for_the_website() -> None:
+    assert build_lite.lite_url("02_detach") == "lite/lab/index.html?path=02_detach.ipynb"
+    assert build_lite.lite_url("notebooks/zh/02_detach.ipynb", "") == (
+        "lab/index.html?path=zh/02_detach.ipynb"
+    )

@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from conftest import CHROMIUM_FLAGS, HELPERS_JS, SCREENSHOT_DIR, SETUP_HINT, VIEWPORT
+from conftest import CHROMIUM_FLAGS, HELPERS_JS, SCREENSHOT_DIR, VIEWPORT
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "build" / "lite"
@@ -116,56 +116,53 @@ def outside_requests() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def lite_page(site_url: str, outside_requests: list[str]) -> Iterator[tuple[Any, float]]:
+def lite_page(
+    chromium_browser: Any, site_url: str, outside_requests: list[str]
+) -> Iterator[tuple[Any, float]]:
     """A JupyterLite page with the notebook open and its kernel ready, and the kernel's start
-    time in seconds. Its own Chromium: the closed network is a launch option."""
-    executable = shutil.which("chromium")
-    if executable is None:
-        pytest.fail(f"Debian's `chromium` is not on PATH; {SETUP_HINT}", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
+    time in seconds. In a Chromium of its own (the closed network is a launch option), started
+    through the session's Playwright."""
     closed = CHROMIUM_FLAGS + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=closed, timeout=60_000
+    browser = chromium_browser.browser_type.launch(
+        executable_path=shutil.which("chromium"), headless=True, args=closed, timeout=60_000
+    )
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(path=str(HELPERS_JS))
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        parsed = urlparse(url)
+        if parsed.hostname not in LOCAL_HOSTS:
+            outside_requests.append(url)
+            request_route.abort()
+        elif parsed.path == "/jupyter-lite.json":
+            # the test's only change to the site: give the page window.jupyterapp
+            response = request_route.fetch()
+            config = response.json()
+            config["jupyter-config-data"]["exposeAppInBrowser"] = "true"
+            request_route.fulfill(response=response, body=json.dumps(config))
+        else:
+            request_route.continue_()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("requestfailed", lambda request: _note_outside(request.url, outside_requests))
+    try:
+        page.goto(f"{site_url}lab/index.html?path={NOTEBOOK}", wait_until="domcontentloaded")
+        started = time.monotonic()
+        page.wait_for_function("() => window.labTest && window.jupyterapp", timeout=60_000)
+        stage = page.evaluate(
+            "([path, ms]) => labTest.waitFor('kernelStage', path, 'ready', ms)",
+            [NOTEBOOK, KERNEL_TIMEOUT_MS],
         )
-        context = browser.new_context(viewport=VIEWPORT)
-        context.add_init_script(path=str(HELPERS_JS))
-
-        def route(request_route: Any) -> None:
-            url = request_route.request.url
-            parsed = urlparse(url)
-            if parsed.hostname not in LOCAL_HOSTS:
-                outside_requests.append(url)
-                request_route.abort()
-            elif parsed.path == "/jupyter-lite.json":
-                # the test's only change to the site: give the page window.jupyterapp
-                response = request_route.fetch()
-                config = response.json()
-                config["jupyter-config-data"]["exposeAppInBrowser"] = "true"
-                request_route.fulfill(response=response, body=json.dumps(config))
-            else:
-                request_route.continue_()
-
-        context.route("**/*", route)
-        page = context.new_page()
-        page.on("requestfailed", lambda request: _note_outside(request.url, outside_requests))
-        try:
-            page.goto(f"{site_url}lab/index.html?path={NOTEBOOK}", wait_until="domcontentloaded")
-            started = time.monotonic()
-            page.wait_for_function("() => window.labTest && window.jupyterapp", timeout=60_000)
-            stage = page.evaluate(
-                "([path, ms]) => labTest.waitFor('kernelStage', path, 'ready', ms)",
-                [NOTEBOOK, KERNEL_TIMEOUT_MS],
-            )
-            seconds = time.monotonic() - started
-            assert stage == "ready", f"the kernel did not start within 90 s: {stage}"
-            yield page, seconds
-        finally:
-            SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOT_DIR / "lite_02_detach.png"))
-            context.close()
-            browser.close()
+        seconds = time.monotonic() - started
+        assert stage == "ready", f"the kernel did not start within 90 s: {stage}"
+        yield page, seconds
+    finally:
+        SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT_DIR / "lite_02_detach.png"))
+        context.close()
+        browser.close()
 
 
 def _note_outside(url: str, seen: list[str]) -> None:
