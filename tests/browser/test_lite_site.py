@@ -230,6 +230,16 @@ def test_a_graph_renders_through_wasm_graphviz(lite_page: tuple[Any, float]) -> 
     )
 
 
+def test_widgets_work_for_the_stepper(lite_page: tuple[Any, float]) -> None:
+    """viz.cut_stepper is an ipywidgets widget where ipywidgets imports (minigrad's `widgets`
+    extra, in the lock as a dependency of minigrad); its browser half comes with the site."""
+    page, _ = lite_page
+    index = page.evaluate("path => labTest.panel(path).content.widgets.length", NOTEBOOK)
+    cell = run_cell(page, index, "import ipywidgets\n\nipywidgets.IntSlider(value=3)")
+    assert not [o for o in cell["outputs"] if o["output_type"] == "error"], cell["outputs"]
+    page.wait_for_selector(".jp-OutputArea-output .widget-slider", timeout=CELL_TIMEOUT_MS)
+
+
 def test_nothing_comes_from_outside_but_the_pinned_wheels(lite_page: Any, outside_requests: list):
     lock = json.loads((SITE / "static" / "pyodide" / "pyodide-lock.json").read_text("utf-8"))
     pinned = {entry["file_name"] for entry in lock["packages"].values()}
