@@ -23,7 +23,7 @@ NB ?=
 BENCH_ARGS ?=
 
 .PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
-.PHONY: slides site student reset
+.PHONY: slides site student reset lite
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -74,9 +74,10 @@ bench: setup  ## run the benchmarks (BENCH_ARGS="--readme --install-peers" to pa
 bench-quick: setup  ## the benchmarks with fewer rounds (a few minutes; writes no results)
 	$(PY) -m benchmarks --quick $(BENCH_ARGS)
 
-test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
+test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site in Chromium
 	bash scripts/setup_browser.sh
 	bash scripts/setup_classroom.sh
+	@$(MAKE) --no-print-directory lite
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
@@ -88,6 +89,11 @@ site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/si
 	@bash scripts/setup_classroom.sh
 	$(PY) -m scripts.build_site
 
+# ---- zero install (issue 27): the course in the browser; Open in Colab (scripts.colab) ----
+lite: setup  ## the course in the browser, no install (JupyterLite, Pyodide) -> build/lite/
+	@bash scripts/setup_lite.sh
+	$(PY) -m scripts.build_lite $(LITE_OPTIONS)
+
 student: setup  ## copies of the notebooks with outputs cleared -> build/student/
 	$(PY) -m scripts.student_copies
 
@@ -98,5 +104,5 @@ clean:  ## remove build output and caches (keeps .venv)
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
 
-distclean: clean  ## clean, and remove .venv too
-	rm -rf $(VENV)
+distclean: clean  ## clean, and remove .venv (and .venv-lite) too
+	rm -rf $(VENV) .venv-lite

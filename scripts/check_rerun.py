@@ -4,8 +4,8 @@ Three scenarios, each in fresh kernels (the kernel and settings of ``make notebo
 
 - ``twice``: run the notebook top to bottom, each code cell twice in a row;
 - ``rerun``: for every code cell K, run all cells, then re-run cell K and every cell after it;
-- ``sections``: for every ``##`` heading, restart, run the imports cell (the first code cell),
-  then only that section's cells.
+- ``sections``: for every ``##`` heading, restart, run the imports cell (the first code cell
+  that is not the Colab set-up cell, tagged ``colab-setup``), then only that section's cells.
 
 A cell **fails** when it raises and is not tagged ``raises-exception``. A cell whose text
 output differs from the stored one is listed as **changed** (informational): a cell that changes
@@ -131,7 +131,9 @@ def check(path: Path, scenario: str, timeout: int, sample: int | None = None) ->
             order = cells + cells[k:]
             Runner(path, nb, report, timeout).run(order, f"re-run from cell {index + 1}")
     elif scenario == "sections":
-        imports = cells[:1]
+        # the imports cell: the first code cell, after the Colab set-up cell (scripts/colab.py)
+        imports = [i for i in cells if "colab-setup" not in nb.cells[i].metadata.get("tags", [])]
+        imports = imports[:1]
         for title, members in sections(nb):
             order = imports + [i for i in members if i not in imports]
             Runner(path, nb, report, timeout).run(order, f"section '{title}'")
