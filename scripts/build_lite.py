@@ -318,7 +318,7 @@ def make_lock(folder: Path, with_cdn_wheels: bool) -> tuple[dict, list[str]]:
 
 
 def stage_notebooks(target: Path) -> None:
-    """The notebooks as the site's contents (English and Chinese, with course_checks.py)."""
+    """The notebooks as the site's contents (English and Chinese, with course_checks)."""
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(

@@ -96,6 +96,7 @@ def test_the_setup_cell_installs_the_course_in_a_fresh_virtualenv(tmp_path: Path
     assert sum("installing minigrad" in line for line in lines) == 1  # the second run: no pip
     assert str(env_dir) in done.stdout.split("minigrad from", 1)[1].splitlines()[0]
     clone = work / colab.CLONE_DIR
-    assert f"course_checks from {clone / 'notebooks' / 'course_checks.py'}" in done.stdout
+    checks = clone / "notebooks" / "course_checks" / "__init__.py"
+    assert f"course_checks from {checks}" in done.stdout
     assert "picture True" in done.stdout
     print(f"set-up cell, twice, in a fresh virtualenv: {seconds:.1f} s")
