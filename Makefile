@@ -21,7 +21,7 @@ PORT ?= 8888
 NB ?=
 
 .PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
-.PHONY: slides site student reset
+.PHONY: slides site student reset trust
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -30,7 +30,20 @@ help:  ## list the targets
 setup:  ## create .venv, install requirements + minigrad, make sure Graphviz is there
 	@bash scripts/setup.sh
 
-lab: setup  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
+# JupyterLab shows a notebook's stored pictures (SVG) and HTML only when the notebook is trusted,
+# that is signed with this user's key in the Jupyter data folder; an untrusted notebook shows
+# "<minigrad.viz ...>" text until its cells run. `make lab` (and `make notebooks`) sign the
+# course's notebooks, only those that changed since the last time (the stamp in .venv).
+TRUST_STAMP := $(VENV)/.notebooks-trusted
+COURSE_NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/*/*.ipynb)
+
+$(TRUST_STAMP): $(COURSE_NOTEBOOKS) | setup
+	@$(JUPYTER) trust $? >/dev/null
+	@touch $@
+
+trust: $(TRUST_STAMP)  ## mark the course's notebooks trusted, so Lab shows their pictures
+
+lab: setup $(TRUST_STAMP)  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
 	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
 	@echo "Stop it with Ctrl-C."
 	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
@@ -41,13 +54,15 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb), zh too
 	@$(PY) scripts/run_notebooks.py $(NB)
-	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
+	@# Slide types depend on output lengths: refresh them after a run (speaker notes are not
+	@# cells: they live in docs/speaker_notes/ and go into the slides only).
 	@$(PY) scripts/slides_metadata.py $(NB)
-	@# The metadata script adds notes cells, so the md/ twins are written again after it.
+	@# The metadata script may change cells, so the md/ twins are written again after it.
 	@$(PY) scripts/notebook_pairs.py sync --from-notebooks $(NB)
 	@# The Chinese edition last: notebooks/zh/ built from the finished English notebooks and
 	@# translations/zh/*.md (their cells, metadata and notes), then executed the same way.
 	@$(PY) scripts/translations.py build --execute $(NB)
+	@$(MAKE) --no-print-directory trust
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
 	$(PY) scripts/check_rerun.py $(NB)

@@ -68,7 +68,7 @@ SVG_OUTPUT = {"output_type": "display_data", "data": {"image/svg+xml": "<svg/>"}
 def test_slide_types_follow_the_rules() -> None:
     cells = [
         md("# Title"),
-        code("x = 1"),
+        code("x = 1"),  # the set-up cell: not on the slides
         md("## A section"),
         md("plain prose"),
         code("draw()", [SVG_OUTPUT]),
@@ -79,7 +79,7 @@ def test_slide_types_follow_the_rules() -> None:
     ]
     assert meta.slide_types(cells) == [
         "slide",
-        "fragment",
+        "skip",
         "slide",
         "-",
         "fragment",
@@ -96,20 +96,52 @@ def test_a_deck_starts_with_a_slide() -> None:
 
 def test_long_output_gets_a_subslide() -> None:
     stream = {"output_type": "stream", "name": "stdout", "text": "line\n" * 40}
-    cells = [md("## Section"), md("text\n" * 16), code("print()", [stream])]
-    assert meta.slide_types(cells)[2] == "subslide"
+    cells = [code("import x"), md("## Section"), md("text\n" * 16), code("print()", [stream])]
+    assert meta.slide_types(cells)[3] == "subslide"
 
 
-def test_notes_are_inserted_after_their_heading_and_rerun_is_a_no_op(tmp_path: Path) -> None:
-    nb = {"cells": [md("# Title"), md("## First"), code("1"), md("## Second")], "metadata": {}}
-    notes = {"First": "Say this.\nThen that.", "Missing heading": "lost"}
-    new, unused = meta.updated(json.loads(json.dumps(nb)), notes)
+def test_setup_and_torch_cells_stay_off_the_slides() -> None:
+    torch_cell = code("print(experiment(mg))") | {"metadata": {"tags": ["torch-parity"]}}
+    cells = [
+        md("# Title"),
+        code("import minigrad as mg\n%xmode Minimal"),
+        md("## A section"),
+        code("x = 1"),
+        md("## The same code in PyTorch"),
+        md("The cell below replays ..."),
+        torch_cell,
+        md("## Summary"),
+    ]
+    kinds = meta.slide_types(cells)
+    assert kinds[1] == "skip"  # the set-up cell
+    assert kinds[4:7] == ["skip", "skip", "skip"]  # the torch section, heading included
+    assert kinds[7] == "slide"
+
+
+def test_old_notes_cells_are_removed_and_rerun_is_a_no_op() -> None:
+    notes = md("**Speaker notes.** Say this.") | {"metadata": {"tags": ["speaker-notes"]}}
+    nb = {"cells": [md("# Title"), md("## First"), notes, code("1"), md("## Second")]}
+    new = meta.updated(json.loads(json.dumps(nb | {"metadata": {}})))
     kinds = [c["metadata"]["slideshow"]["slide_type"] for c in new["cells"]]
-    assert kinds == ["slide", "slide", "notes", "fragment", "slide"]
-    assert meta.source_text(new["cells"][2]) == "Say this.\nThen that."
-    assert unused == ["Missing heading"]
-    again, _ = meta.updated(json.loads(meta.dump(new)), notes)
+    assert kinds == ["slide", "slide", "skip", "slide"]  # "1" is the set-up cell
+    again = meta.updated(json.loads(meta.dump(new)))
     assert meta.dump(again) == meta.dump(new)
+
+
+TEACHER_WORDS = re.compile(r"speaker notes|讲者备注|演讲者备注|讲师备注|teacher'?s? notes", re.I)
+
+
+def test_no_teacher_notes_in_the_learners_notebooks() -> None:
+    """Notes for the teacher live in docs/speaker_notes/ and reach the slides only (issue 24)."""
+    found = []
+    for path in course_notebooks():
+        for index, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            tags = cell.get("metadata", {}).get("tags", [])
+            kind = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+            text = meta.source_text(cell)
+            if "speaker-notes" in tags or kind == "notes" or TEACHER_WORDS.search(text[:80]):
+                found.append(f"{path.relative_to(NOTEBOOKS)} cell {index}: {text[:60]!r}")
+    assert found == [], "teacher notes in a learner's notebook:\n" + "\n".join(found)
 
 
 def test_check_mode_fails_on_a_notebook_without_metadata(tmp_path: Path) -> None:
