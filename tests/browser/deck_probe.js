@@ -86,7 +86,8 @@ window.deckProbe = {
     const result = {
       h: indices.h,
       v: indices.v,
-      title: (slide.querySelector("h1, h2, h3") || { textContent: "" }).textContent.trim(),
+      title: (Array.from(slide.querySelectorAll("h1, h2, h3")).find((h) => !h.closest("aside")) ||
+        { textContent: "" }).textContent.trim(),
       height: Math.round(slide.scrollHeight * scale),
       notes: !!(slide.querySelector("aside.notes") &&
         slide.querySelector("aside.notes").textContent.trim()),
@@ -174,6 +175,8 @@ window.deckProbe = {
     const Reveal = window.courseReveal;
     const slides = [];
     const total = Reveal.getTotalSlides();
+    // No slide transitions: a slide on its way in is drawn off its place.
+    Reveal.configure({ transition: "none", backgroundTransition: "none" });
     Reveal.slide(0, 0, 0);
     for (let i = 0; i < total; i++) {
       // Show every fragment of this slide, then measure.
