@@ -90,16 +90,20 @@ test-browser: setup  ## drive JupyterLab, the slides and the site in headless Ch
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
-slides: setup  ## offline reveal.js slides of every notebook -> build/slides/
+# SOLUTIONS=1 puts the *_solutions notebooks into the site and the handout (off by default:
+# the answers are for after the exercises).
+SOLUTIONS ?=
+WITH_SOLUTIONS = $(if $(filter 1 yes true,$(SOLUTIONS)),--with-solutions,)
+
+slides: setup  ## reveal.js decks for a 1280x720 projector, offline -> build/slides/
 	@bash scripts/setup_classroom.sh
 	$(PY) scripts/build_slides.py
 
-site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/site/
-	@bash scripts/setup_classroom.sh
-	$(PY) scripts/build_site.py
+site: slides  ## the course website with the decks (offline; SOLUTIONS=1 adds answers) -> build/site/
+	$(PY) scripts/build_site.py $(WITH_SOLUTIONS)
 
-student: setup  ## copies of the notebooks with outputs cleared -> build/student/
-	$(PY) scripts/student_copies.py
+student: setup  ## the handout: notebooks without outputs + minigrad (SOLUTIONS=1) -> build/student/
+	$(PY) scripts/student_copies.py $(WITH_SOLUTIONS)
 
 reset:  ## restore one notebook as committed: make reset NB=02_detach (or a path)
 	@bash scripts/reset_notebook.sh "$(NB)"

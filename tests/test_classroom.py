@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -190,14 +191,18 @@ def notebook_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_script(name: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(SCRIPTS / name), *args],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=REPO,
+        env={**os.environ, **(env or {})},
     )
+
+
+REPOSITORY = "example-org/cutting-the-graph"  # the one setting the site's links come from
 
 
 @pytest.fixture(scope="module")
@@ -257,8 +262,9 @@ def site(notebook_copy: Path, slides: Path) -> Path:
         str(notebook_copy),
         "--slides",
         str(slides),
+        env={"COURSE_REPOSITORY": REPOSITORY},
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr  # the build fails on a broken link
     return out
 
 
@@ -266,12 +272,25 @@ def check_site_has_an_index_and_a_page_per_notebook(site: Path, notebook_copy: P
     index = (site / "index.html").read_text(encoding="utf-8")
     for nb in notebook_copy.rglob("*.ipynb"):
         rel = nb.relative_to(notebook_copy).with_suffix(".html")
+        if nb.stem.endswith("_solutions"):  # not published unless --with-solutions
+            assert not (site / "notebooks" / rel).exists(), rel
+            assert not (site / "_sources" / "notebooks" / nb.relative_to(notebook_copy)).exists()
+            continue
         assert (site / "notebooks" / rel).exists(), rel
         assert f"notebooks/{rel.as_posix()}" in index, rel
+        page = (site / "notebooks" / rel).read_text(encoding="utf-8")
+        deck = "../" * len(rel.parts) + f"slides/{rel.with_suffix('').as_posix()}.slides.html"
+        assert f'href="{deck}"' in page, f"{rel}: no link to its deck"
+        download = site / "_sources" / "notebooks" / nb.relative_to(notebook_copy)
+        assert download.read_bytes() == nb.read_bytes(), f"{rel}: download is not the notebook"
     assert "teaching.html" in index and "cheatsheet.html" in index
-    assert "mybinder.org/v2/gh/" in index
+    assert f"mybinder.org/v2/gh/{REPOSITORY}/" in index
+    assert (
+        f"github.com/{REPOSITORY}" in index and "cutting-the-graph/cutting-the-graph" not in index
+    )
     assert (site / "slides" / "index.html").exists()
     assert 'href="zh/index.html"' in index
+    assert '<html lang="zh-CN"' in (site / "notebooks" / "zh" / "02_detach.html").read_text()
 
 
 def check_the_chinese_edition_has_its_index_and_a_language_switch(site: Path, root: Path) -> None:
@@ -279,13 +298,13 @@ def check_the_chinese_edition_has_its_index_and_a_language_switch(site: Path, ro
     twin in the other language."""
     zh_index = (site / "zh" / "index.html").read_text(encoding="utf-8")
     assert "切断计算图：中文版" in zh_index and 'href="../glossary.html"' in zh_index
-    lessons = sorted(root.glob("[0-9]*.ipynb"))
+    lessons = sorted(p for p in root.glob("[0-9]*.ipynb") if not p.stem.endswith("_solutions"))
     assert lessons and all((root / "zh" / nb.name).exists() for nb in lessons)
     for nb in lessons:
         assert f'href="../notebooks/zh/{nb.stem}.html"' in zh_index, nb.stem
         english = (site / "notebooks" / f"{nb.stem}.html").read_text(encoding="utf-8")
         chinese = (site / "notebooks" / "zh" / f"{nb.stem}.html").read_text(encoding="utf-8")
-        switch = re.compile(r'<div class="course-languages[^"]*">(.*?)</div>', re.DOTALL)
+        switch = re.compile(r'<div class="course-lesson-links[^"]*">(.*?)</div>', re.DOTALL)
         assert f'href="zh/{nb.stem}.html"' in switch.search(english).group(1), nb.stem
         assert f'href="../{nb.stem}.html"' in switch.search(chinese).group(1), nb.stem
         assert "speaker-notes" not in chinese
@@ -359,17 +378,48 @@ def test_teaching_guide_names_every_notebook_and_sessions_add_up() -> None:
     assert "make reset NB=" in guide and "make student" in guide
 
 
-def test_student_copies_have_no_outputs_or_notes(tmp_path: Path) -> None:
-    assert students.main(["--out", str(tmp_path / "student")]) == 0
-    copies = sorted((tmp_path / "student").rglob("*.ipynb"))
-    assert len(copies) == len(course_notebooks())
-    assert (tmp_path / "student" / "course_checks.py").exists()
+def test_the_handout_has_no_outputs_no_solutions_and_runs_alone(tmp_path: Path) -> None:
+    out = tmp_path / "student"
+    assert students.main(["--out", str(out)]) == 0
+    copies = sorted(out.rglob("*.ipynb"))
+    expected = [p for p in course_notebooks() if not p.stem.endswith("_solutions")]
+    assert len(copies) == len(expected) and not list(out.rglob("*_solutions*"))
+    assert (out / "course_checks.py").exists() and (out / "zh" / "course_checks.py").exists()
     for copy in copies:
         for cell in json.loads(copy.read_text(encoding="utf-8"))["cells"]:
             assert "speaker-notes" not in cell["metadata"].get("tags", [])
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None
     assert (tmp_path / "student.zip").exists()
+    # It runs alone: minigrad comes with it (importable from the handout, installable with
+    # pip), and README.md says how.
+    for source in (REPO / "minigrad").rglob("*.py"):
+        assert (out / source.relative_to(REPO)).read_bytes() == source.read_bytes()
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert "pip install -r requirements.txt" in readme and "pip install ." in readme
+    assert "graphviz" in readme.lower() and "安装" in readme
+    assert "numpy" in (out / "requirements.txt").read_text()
+    found = subprocess.run(
+        [sys.executable, "-c", "import minigrad; print(minigrad.__file__)"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(out)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(found.stdout.strip()).is_relative_to(out)
+    project = tomllib.loads((out / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["name"] == "minigrad"
+    assert project["tool"]["setuptools"]["packages"]["find"]["include"] == [
+        "minigrad",
+        "minigrad.*",
+    ]
+
+
+def test_the_handout_has_the_solutions_when_asked(tmp_path: Path) -> None:
+    assert students.main(["--out", str(tmp_path / "s"), "--with-solutions"]) == 0
+    assert (tmp_path / "s" / "10_exercises_solutions.ipynb").exists()
+    assert (tmp_path / "s" / "zh" / "10_exercises_solutions.ipynb").exists()
 
 
 def cheatsheet_facts(lib: ModuleType) -> dict[str, object]:
@@ -421,3 +471,74 @@ def test_cheatsheet_facts_hold_in_minigrad_and_torch() -> None:
     except ImportError:
         return  # parity runs where torch imports (CI installs torch 2.13.0)
     assert cheatsheet_facts(torch) == expected
+
+
+# ---- the site's settings and checks ---------------------------------------------------------
+
+
+def test_the_repository_comes_from_one_setting_or_the_git_remote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    monkeypatch.delenv("COURSE_REPOSITORY", raising=False)
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    monkeypatch.setenv("COURSE_REPO_DIR", str(clone))
+    assert load(REPO / "docs" / "conf.py").repository is None  # no remote: no links at all
+    remote = "git@github.com:someone/cutting-the-graph.git"
+    subprocess.run(["git", "-C", str(clone), "remote", "add", "origin", remote], check=True)
+    assert load(REPO / "docs" / "conf.py").repository == "someone/cutting-the-graph"
+    monkeypatch.setenv("COURSE_REPOSITORY", "teacher/fork")
+    conf = load(REPO / "docs" / "conf.py")
+    assert conf.repository == "teacher/fork"
+    assert "mybinder.org/v2/gh/teacher/fork/main" in conf.LAUNCH_LINKS
+
+
+def test_broken_local_links_are_found(tmp_path: Path) -> None:
+    build_site = load(SCRIPTS / "build_site.py")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "_sources").mkdir()
+    (tmp_path / "ok.png").write_bytes(b"")
+    (tmp_path / "index.html").write_text(
+        '<a href="sub/page.html#x">fine</a> <img src="ok.png" alt="a">'
+        ' <a href="_sources/">an empty folder</a> <a href="https://example.org/">outside</a>'
+        ' <script src="missing.js"></script>'
+    )
+    (tmp_path / "sub" / "page.html").write_text('<a href="../index.html">up</a>')
+    assert build_site.broken_links(tmp_path) == [
+        "index.html: _sources/",
+        "index.html: missing.js",
+    ]
+
+
+def test_reset_never_loses_an_edited_copy(tmp_path: Path) -> None:
+    """Two resets in the same second (02_detach, zh/02_detach, then 02_detach again) keep
+    three backups, each with the text it had."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(SCRIPTS / "reset_notebook.sh", tmp_path / "scripts")
+    (tmp_path / "notebooks" / "zh").mkdir(parents=True)
+    for rel in ("02_detach.ipynb", "zh/02_detach.ipynb"):
+        (tmp_path / "notebooks" / rel).write_text("committed\n")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "x")
+    edits = [("02_detach", "edit 1"), ("zh/02_detach.ipynb", "edit 2"), ("02_detach", "edit 3")]
+    for name, text in edits:
+        path = tmp_path / "notebooks" / (name if name.endswith(".ipynb") else f"{name}.ipynb")
+        path.write_text(text + "\n")
+        done = subprocess.run(
+            ["bash", "scripts/reset_notebook.sh", name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert path.read_text() == "committed\n"
+    backups = sorted((tmp_path / "build" / "reset").iterdir())
+    assert sorted(b.read_text() for b in backups) == ["edit 1\n", "edit 2\n", "edit 3\n"]
+    assert any(b.name.startswith("zh-02_detach.") for b in backups)

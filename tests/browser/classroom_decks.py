@@ -17,8 +17,12 @@ import functools
 import json
 import sys
 import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -209,3 +213,58 @@ def _chromium() -> str:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+class _Links(HTMLParser):
+    """The href/src of every link, picture, script and style sheet on a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value and name in ("href", "src") and tag in ("a", "img", "script", "link"):
+                self.links.append(value)
+
+
+def crawl(base: str, start: str = "index.html", limit: int = 3000) -> dict[str, list[str]]:
+    """Follow every local link from `start` (bounded); returns {missing URL: pages naming it}.
+
+    Links outside the server (GitHub, Binder, ...) and in-page anchors are not followed; a
+    page's own HTML, pictures, scripts, style sheets and downloads are fetched.
+    """
+    seen: set[str] = set()
+    missing: dict[str, list[str]] = {}
+    queue = [urllib.parse.urljoin(base + "/", start)]
+    while queue and len(seen) < limit:
+        url = queue.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                kind = response.headers.get("Content-Type", "")
+                body = response.read() if "html" in kind else b""
+        except urllib.error.HTTPError:
+            continue  # reported by whoever linked to it
+        parser = _Links()
+        parser.feed(body.decode("utf-8", "replace"))
+        for link in parser.links:
+            target = urllib.parse.urljoin(url, link).split("#", 1)[0]
+            if not target.startswith(base) or target in seen:
+                continue
+            try:
+                with urllib.request.urlopen(
+                    urllib.request.Request(target, method="HEAD"), timeout=10
+                ):
+                    pass
+            except urllib.error.HTTPError:
+                missing.setdefault(target.removeprefix(base), []).append(url.removeprefix(base))
+                seen.add(target)
+                continue
+            if target.endswith((".html", "/")):
+                queue.append(target)
+            else:
+                seen.add(target)
+    return missing
