@@ -170,7 +170,7 @@ def table_row_height(line: str, columns: int) -> float:
     """Estimated height of one table row (its tallest cell, wrapped in an equal share)."""
     width = CONTENT_WIDTH / max(columns, 1) - 16
     tallest = max(wrapped_lines(plain(c), TEXT_PX, width) for c in table_cells(line))
-    return tallest * TEXT_LINE + 12
+    return tallest * TEXT_LINE * 1.15 + 14  # a margin: the browser shares widths unevenly
 
 
 def split_table(block: str, budget: float) -> list[str]:
