@@ -542,3 +542,63 @@ def test_reset_never_loses_an_edited_copy(tmp_path: Path) -> None:
     backups = sorted((tmp_path / "build" / "reset").iterdir())
     assert sorted(b.read_text() for b in backups) == ["edit 1\n", "edit 2\n", "edit 3\n"]
     assert any(b.name.startswith("zh-02_detach.") for b in backups)
+
+
+# ---- no machine paths in what learners and teachers see (issue 24) ---------------------------
+
+MACHINE_PATH = re.compile(
+    r"(?<![\w.])(?:/(?:home|root|Users|tmp|work|usr|opt|var|private|mnt|srv)/[^\s\"'<>)]+"
+    r"|[A-Za-z]:\\\\[^\s\"'<>]+|site-packages|\.pyenv|ipykernel_launcher)"
+)
+
+
+def machine_paths(text: str) -> list[str]:
+    """Absolute paths of a machine (and the usual signs of a kernel's own stack) in a text."""
+    return MACHINE_PATH.findall(re.sub(r"data:[^\"']+", "", text))
+
+
+def anomaly_trace_is_path_free() -> bool:
+    """Whether this minigrad's anomaly-mode warning names files without their folders."""
+    import warnings
+
+    import minigrad as mg
+
+    with warnings.catch_warnings(record=True) as caught, mg.autograd.set_detect_anomaly(True):
+        warnings.simplefilter("always")
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        out = a.sigmoid()
+        out.detach().zero_()
+        with pytest.raises(RuntimeError):
+            out.sum().backward()
+    return not any(machine_paths(str(w.message)) for w in caught)
+
+
+def stored_output_texts(path: Path) -> list[tuple[int, str]]:
+    """(cell index, text) of every stored output of a notebook, tracebacks included."""
+    found = []
+    for index, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+        for output in cell.get("outputs", []):
+            found.append((index, json.dumps(output, ensure_ascii=False)))
+    return found
+
+
+def test_no_stored_output_names_a_machine_path(slides: Path, site: Path) -> None:
+    """Every deliberate error and warning prints short and path-free: in the notebooks' stored
+    outputs, and so in the slides and on the site."""
+    found = []
+    for path in course_notebooks():
+        for index, text in stored_output_texts(path):
+            if machine_paths(text):
+                found.append(
+                    f"{path.relative_to(NOTEBOOKS)} cell {index}: {machine_paths(text)[:2]}"
+                )
+    for page in [*slides.rglob("*.html"), *site.rglob("*.html")]:
+        if "_static" not in page.parts and machine_paths(page.read_text(encoding="utf-8")):
+            found.append(f"{page.name}: {machine_paths(page.read_text(encoding='utf-8'))[:2]}")
+    anomaly_only = found and all("04_data_and_versions" in f for f in found)
+    if anomaly_only and not anomaly_trace_is_path_free():
+        pytest.xfail(
+            "only 04's anomaly-mode cell, whose creation trace comes from minigrad: passes once"
+            " minigrad prints it path-free (engine branch) and 04 is run again"
+        )
+    assert found == [], "machine paths in stored outputs:\n" + "\n".join(found)
