@@ -37,6 +37,7 @@ import struct
 from dataclasses import dataclass, field
 
 from slide_pictures import MAX_SCALE, PX_PER_PT, Picture, parse, parts, tiles, with_size
+from slides_metadata import skipped_cells
 
 # The slide, in CSS px (= screen px at 1280x720: the decks are laid out at that size, no margin).
 SLIDE_WIDTH = 1280
@@ -635,6 +636,27 @@ class Layout:
         return out
 
 
+def split_at_headings(cell: dict) -> list[dict]:
+    """A markdown cell cut before each heading line (outside code fences): a heading in the
+    middle of a cell starts its own slide like one at the top. Parts get ids "<id>#<n>"."""
+    if cell.get("cell_type") != "markdown":
+        return [cell]
+    parts: list[list[str]] = [[]]
+    fenced = False
+    for line in source_text(cell).split("\n"):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        if not fenced and re.match(r"^#{1,6} \S", line) and any(x.strip() for x in parts[-1]):
+            parts.append([])
+        parts[-1].append(line)
+    if len(parts) == 1:
+        return [cell]
+    return [
+        {**cell, "id": f"{cell.get('id', '')}#{n}", "source": "\n".join(lines).strip("\n")}
+        for n, lines in enumerate(parts)
+    ]
+
+
 def lay_out(
     nb: dict, english: dict | None, notes: dict[str, str], language: str
 ) -> tuple[list[dict], list[str], list[str]]:
@@ -646,12 +668,14 @@ def lay_out(
     layout = Layout(language, notes)
     english_headings: dict[str, str] = {}
     for cell in (english or nb)["cells"]:
-        found = heading_of(cell)
-        if found is not None and "id" in cell:
-            english_headings[cell["id"]] = found[1]
-    for cell in nb["cells"]:
-        kind = cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
-        if kind in ("skip", "notes"):
+        for part in split_at_headings(cell):
+            found = heading_of(part)
+            if found is not None and "id" in part:
+                english_headings[part["id"]] = found[1]
+    units = [part for cell in nb["cells"] for part in split_at_headings(cell)]
+    skipped = skipped_cells(units)  # set-up cell, torch section, empty (slides_metadata.py)
+    for index, cell in enumerate(units):
+        if index in skipped:
             continue
         if cell.get("cell_type") == "markdown":
             items = layout.items_of_markdown(cell, english_headings.get(cell.get("id", "")))

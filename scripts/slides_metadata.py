@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -88,21 +89,52 @@ def cell_lines(cell: dict) -> int:
     return lines + sum(output_lines(o) for o in cell.get("outputs", []))
 
 
+_HEADING_LINE = re.compile(r"^(#{1,6}) \S")
+
+
+def heading_lines(cell: dict) -> list[int]:
+    """Levels of the `#`/`##` heading lines of a markdown cell, in order (outside code fences;
+    a heading may start any line of a cell, not only the first)."""
+    if cell.get("cell_type") != "markdown":
+        return []
+    levels = []
+    fenced = False
+    for line in source_text(cell).split("\n"):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        match = None if fenced else _HEADING_LINE.match(line)
+        if match and len(match.group(1)) <= 2:
+            levels.append(len(match.group(1)))
+    return levels
+
+
 def skipped_cells(cells: list[dict]) -> set[int]:
-    """Indexes of the cells rule 1 keeps off the slides (set-up, torch comparison, empty)."""
+    """Indexes of the cells rule 1 keeps off the slides (set-up, torch comparison, empty).
+
+    A torch section runs from its `##` heading to the next one; a cell is in it when both its
+    first and its last line are (a cell that only ends with the torch heading stays).
+    """
     skipped = set()
     codes = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
     if codes:
         skipped.add(codes[0])  # the set-up cell
-    section: list[int] = []
-    for index, cell in enumerate([*cells, None]):
-        level = heading(cell) if cell is not None else (1, "")
-        if level is not None and level[0] <= 2:
-            if any(TORCH_TAG in cells[i].get("metadata", {}).get("tags", []) for i in section):
-                skipped.update(section)
-            section = []
-        section.append(index)
+    section = 0
+    spans = []  # (section at the cell's first line, section at its last line)
+    for cell in cells:
+        starts_with_heading = heading(cell) is not None and heading(cell)[0] <= 2
+        count = len(heading_lines(cell))
+        first = section + 1 if starts_with_heading else section
+        section += count
+        spans.append((first, section))
+    torch_sections = {
+        spans[i][1]
+        for i, cell in enumerate(cells)
+        if TORCH_TAG in cell.get("metadata", {}).get("tags", [])
+    }
     for index, cell in enumerate(cells):
+        first, last = spans[index]
+        if first in torch_sections and last in torch_sections:
+            skipped.add(index)
         tags = cell.get("metadata", {}).get("tags", [])
         if SKIP_TAG in tags or not source_text(cell).strip():
             skipped.add(index)
