@@ -160,6 +160,51 @@ def count_slides(page: str) -> int:
     return counter.slides
 
 
+class _Columns(HTMLParser):
+    """A deck's columns (top-level <section>s): the first heading and the slides of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.aside = 0
+        self.in_heading = False
+        self.columns: list[list] = []  # [heading text, slide count]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "section":
+            self.depth += 1
+            if self.depth == 1:
+                self.columns.append(["", 0])
+            elif self.depth == 2:
+                self.columns[-1][1] += 1
+        elif tag == "aside":
+            self.aside += 1
+        elif tag in ("h1", "h2", "h3") and not self.aside and self.columns:
+            self.in_heading = not self.columns[-1][0]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "section":
+            self.depth -= 1
+        elif tag == "aside":
+            self.aside -= 1
+        elif tag in ("h1", "h2", "h3"):
+            self.in_heading = False
+
+    def handle_data(self, data: str) -> None:
+        if self.in_heading:
+            self.columns[-1][0] += data
+
+
+def deck_map(page: str) -> list[tuple[int, str, int]]:
+    """(column, heading, slides) of every column of a deck: the slide map of the teacher's
+    guide. Column n is at <deck>.slides.html#/n; one `##` section of the notebook each."""
+    parser = _Columns()
+    parser.feed(page)
+    return [
+        (n, text.replace("¶", "").strip(), count) for n, (text, count) in enumerate(parser.columns)
+    ]
+
+
 def count_notes(page: str) -> int:
     """How many slides carry speaker notes (an <aside class="notes"> with text)."""
     notes = re.findall(r'<aside class="notes">(.*?)</aside>', page, re.DOTALL)
@@ -399,7 +444,8 @@ INDEX_WORDS = {
 
 
 def write_index(out: Path, decks: list[tuple[Path, int, str]]) -> None:
-    """build/slides/index.html: one link per deck (its title and slide count), by language."""
+    """build/slides/index.html: one link per deck (its title and slide count), by language,
+    with its map: a link to every column (one `##` section each) and its slides."""
     sections = []
     for code, title, _ in LANGUAGE_SECTIONS:
         mine = [(p, n, t) for p, n, t in decks if deck_language(p.relative_to(out)) == code]
@@ -409,7 +455,13 @@ def write_index(out: Path, decks: list[tuple[Path, int, str]]) -> None:
         items = "\n".join(
             f'<li><a href="{html.escape(path.relative_to(out).as_posix())}">'
             f"{html.escape(name or path.name.removesuffix('.slides.html'))}</a>"
-            f" ({count} {unit})</li>"
+            f" ({count} {unit})\n<details><summary>#/n</summary><ol start='0'>"
+            + "".join(
+                f'<li><a href="{html.escape(path.relative_to(out).as_posix())}#/{n}">'
+                f"{html.escape(heading)}</a> ({slides})</li>"
+                for n, heading, slides in deck_map(path.read_text(encoding="utf-8"))
+            )
+            + "</ol></details></li>"
             for path, count, name in mine
         )
         sections.append(

@@ -342,19 +342,38 @@ def test_slides_and_site_build_offline(slides: Path, site: Path, notebook_copy: 
 # ---- cheat sheet, guide, copies -----------------------------------------------------------------
 
 
-def test_cheatsheet_is_one_page_and_has_a_png() -> None:
+def test_cheatsheets_print_on_one_sheet_with_legible_pictures(tmp_path: Path) -> None:
+    """English and Chinese, filled in (table on the front, pictures on the back) and blank
+    (front only); A4 and Letter without scaling; every picture label at least 6 pt printed."""
     pypdf = pytest.importorskip("pypdf")
-    pdf = REPO / "figures" / "cheatsheet.pdf"
-    reader = pypdf.PdfReader(str(pdf))
-    assert len(reader.pages) == 1
-    width, height = (float(v) for v in reader.pages[0].mediabox[2:])
-    # Fits A4 (595 x 842 pt) and Letter (612 x 792 pt) without scaling.
-    assert width <= 595.5 and height <= 792.5
-    text = reader.pages[0].extract_text()
-    for name in ("detach()", "detach_()", "x.data", "clone()", "no_grad"):
-        assert name in text
-    png = REPO / "figures" / "cheatsheet.png"
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cheatsheet = load(REPO / "figures" / "cheatsheet.py")
+    for name, pages in [
+        ("cheatsheet", 2),
+        ("cheatsheet_blank", 1),
+        ("cheatsheet_zh", 2),
+        ("cheatsheet_zh_blank", 1),
+    ]:
+        reader = pypdf.PdfReader(str(REPO / "figures" / f"{name}.pdf"))
+        assert len(reader.pages) == pages, name
+        width, height = (float(v) for v in reader.pages[0].mediabox[2:])
+        # Fits A4 (595 x 842 pt) and Letter (612 x 792 pt) without scaling.
+        assert width <= 595.5 and height <= 792.5
+        text = reader.pages[0].extract_text()
+        for code in ("detach()", "detach_()", "x.data", "clone()", "no_grad"):
+            assert code in text, (name, code)
+        if "blank" in name:
+            assert "shared with x" not in text and "与 x 共享" not in text
+        if "_zh" in name:
+            assert "计" in text and "版本" in text
+    for language in ("en", "zh"):
+        for _, width, _, _ in cheatsheet.picture_files(language, tmp_path):
+            assert width < 540  # fits the page's 190 mm without being scaled down
+        for _part, stem, _ in cheatsheet.TEXT[language]["pictures"]:
+            svg = (REPO / "figures" / f"{stem}.svg").read_text(encoding="utf-8")
+            smallest = min(float(v) for v in re.findall(r'font-size="([\d.]+)"', svg))
+            assert smallest * cheatsheet.PICTURE_SCALE >= cheatsheet.SMALLEST_PRINTED_PT
+    for png in ("cheatsheet.png", "cheatsheet_zh.png"):
+        assert (REPO / "figures" / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 NEW_NAMES = {  # today's notebook -> its name(s) after edition2 (NOTEBOOKS.md)
@@ -423,7 +442,8 @@ def test_the_handout_has_the_solutions_when_asked(tmp_path: Path) -> None:
 
 
 def cheatsheet_facts(lib: ModuleType) -> dict[str, object]:
-    """The cheat sheet's table, row by row, run with minigrad or torch (same code)."""
+    """Every statement of the cheat sheet (figures/cheatsheet.py), row by row and rule by
+    rule, run with minigrad or torch (the same code)."""
     import numpy as np
 
     def shares(t: object, u: object) -> bool:
@@ -432,45 +452,95 @@ def cheatsheet_facts(lib: ModuleType) -> dict[str, object]:
     def flags(t: object) -> tuple[object, ...]:
         return (t.requires_grad, t.is_leaf, t.grad_fn is None)  # type: ignore[attr-defined]
 
+    def raises(action: object) -> str:
+        try:
+            action()  # type: ignore[operator]
+        except RuntimeError as err:
+            return str(err).split(".")[0][:40]
+        return ""
+
     facts: dict[str, object] = {}
     a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
     x = a.sigmoid()
     c = x.detach()
     c.add_(0)
-    facts["detach"] = (shares(c, x), x._version == c._version == 1, flags(c))
+    facts["detach"] = (c is x, shares(c, x), x._version == c._version == 1, flags(c))
+    b = a * 2
+    before = b._version
+    same = b
+    b.detach_()
+    facts["detach_"] = (same is b, b._version - before, flags(b))
+    s = (a * 2).sum()
+    facts["detach_ view"] = raises(lambda: (a * 2)[1:].detach_())
+    b = a * 2
+    s = b.sum()
+    b.detach_()
+    s.backward()
+    facts["detach_ keeps earlier edges"] = a.grad.tolist()
+    b = a * 2
+    q = (b**2).sum()
+    b.detach_()
+    facts["detach_ of a saved tensor"] = raises(q.backward)
     d = x.data
+    facts["data"] = (shares(d, x), x._version, d._version, flags(d), x.requires_grad)
     d.add_(0)
-    facts["data"] = (shares(d, x), x._version, d._version, flags(d))
+    facts["data counter"] = (x._version, d._version)
     y = x.clone()
     facts["clone"] = (shares(y, x), y.requires_grad, y.is_leaf, type(y.grad_fn).__name__)
     z = x.detach().clone()
-    facts["detach().clone()"] = (shares(z, x), flags(z))
+    w = x.clone().detach()
+    facts["detach().clone()"] = (shares(z, x), flags(z), shares(w, x), flags(w))
     with lib.no_grad():
         n = x * 2
-    facts["no_grad"] = (flags(n), x.requires_grad)
-    b = a * 2
-    b.detach_()
-    facts["detach_"] = flags(b)
+        v = x[1:]
+    facts["no_grad"] = (flags(n), x.requires_grad, flags(v), v._version == x._version)
+    with lib.no_grad():
+        x.mul_(1)
+    facts["no_grad in-place counts"] = (x._version, v._version)
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    out.detach().zero_()
+    facts["rule: through detach()"] = raises(lambda: out.sum().backward())
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    out.data.zero_()
+    out.sum().backward()
+    facts["rule: through .data"] = a.grad.tolist()
     return facts
 
 
-def test_cheatsheet_facts_hold_in_minigrad_and_torch() -> None:
+CHEATSHEET_TRUTH = {  # what torch 2.13 does: the sheet states exactly this
+    "detach": (False, True, True, (False, True, True)),
+    "detach_": (True, 0, (False, True, True)),
+    "detach_ view": "Can't detach views in-place",
+    "detach_ keeps earlier edges": [2.0, 2.0, 2.0],
+    "detach_ of a saved tensor": "Trying to use a saved tensor that has be",
+    "data": (True, 1, 0, (False, True, True), True),
+    "data counter": (1, 1),
+    "clone": (False, True, False, "CloneBackward0"),
+    "detach().clone()": (False, (False, True, True), False, (False, True, True)),
+    "no_grad": ((False, True, True), True, (True, True, True), True),
+    "no_grad in-place counts": (2, 2),
+    "rule: through detach()": "one of the variables needed for gradient",
+    "rule: through .data": [0.0, 0.0, 0.0],
+}
+# minigrad learns these from the engine branch (no_grad views, detach_ of a saved tensor).
+ENGINE_PENDING = {"detach_ of a saved tensor", "no_grad", "no_grad in-place counts"}
+
+
+def test_cheatsheet_statements_are_what_torch_does() -> None:
+    torch = pytest.importorskip("torch")  # CI installs torch 2.13.0
+    assert cheatsheet_facts(torch) == CHEATSHEET_TRUTH
+
+
+def test_cheatsheet_statements_hold_in_minigrad() -> None:
     import minigrad
 
-    expected = {
-        "detach": (True, True, (False, True, True)),
-        "data": (True, 1, 1, (False, True, True)),
-        "clone": (False, True, False, "CloneBackward0"),
-        "detach().clone()": (False, (False, True, True)),
-        "no_grad": ((False, True, True), True),
-        "detach_": (False, True, True),
-    }
-    assert cheatsheet_facts(minigrad) == expected
-    try:
-        import torch
-    except ImportError:
-        return  # parity runs where torch imports (CI installs torch 2.13.0)
-    assert cheatsheet_facts(torch) == expected
+    facts = cheatsheet_facts(minigrad)
+    wrong = {k for k, v in CHEATSHEET_TRUTH.items() if facts.get(k) != v}
+    if wrong and wrong <= ENGINE_PENDING:
+        pytest.xfail(f"minigrad does not do yet what torch does for {sorted(wrong)}")
+    assert facts == CHEATSHEET_TRUTH
 
 
 # ---- the site's settings and checks ---------------------------------------------------------
