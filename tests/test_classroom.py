@@ -330,9 +330,38 @@ def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: P
         assert build_site.images_without_alt(text) == [], html_page
 
 
+SLIDE_REF = re.compile(r"`(zh/)?(\d\d_\w+) #/(\d+)(?:–(\d+))?`")
+
+
+def check_the_guides_slide_maps_name_real_columns(slides: Path) -> None:
+    """Every `deck #/a–b` of the guides names columns the deck has, and each lesson row of a
+    session covers its deck's columns from #/0 to the last (no section left out)."""
+    build_slides = load(SCRIPTS / "build_slides.py")
+    for guide in (REPO / "docs" / "teaching.md", REPO / "docs" / "zh" / "teaching.md"):
+        text = guide.read_text(encoding="utf-8")
+        refs = SLIDE_REF.findall(text)
+        assert len(refs) >= 11, guide
+        for zh, stem, first, last in refs:
+            deck = slides / (zh or "") / f"{stem}.slides.html"
+            columns = build_slides.deck_map(deck.read_text(encoding="utf-8"))
+            end = int(last or first)
+            assert end < len(columns), f"{guide.name}: {stem} has no column {end}"
+        covered: dict[str, set[int]] = {}
+        for _, stem, first, last in refs:
+            covered.setdefault(stem, set()).update(range(int(first), int(last or first) + 1))
+        for nb in sorted(NOTEBOOKS.glob("[0-9]*.ipynb")):
+            if nb.stem.endswith("_solutions") or nb.stem == "10_exercises":  # homework
+                continue
+            deck = slides / f"{nb.stem}.slides.html"
+            columns = build_slides.deck_map(deck.read_text(encoding="utf-8"))
+            missing = set(range(len(columns))) - covered.get(nb.stem, set())
+            assert not missing, f"{guide.name}: {nb.stem} columns {sorted(missing)} in no session"
+
+
 def test_slides_and_site_build_offline(slides: Path, site: Path, notebook_copy: Path) -> None:
     """One test for all checks of the built decks and site, so that pytest-xdist does not
     build them once per worker."""
+    check_the_guides_slide_maps_name_real_columns(slides)
     check_every_notebook_but_the_solutions_has_a_deck(slides, notebook_copy)
     check_site_has_an_index_and_a_page_per_notebook(site, notebook_copy)
     check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site)
@@ -395,6 +424,35 @@ def test_teaching_guide_names_every_notebook_and_sessions_add_up() -> None:
         minutes = [int(m) for m in re.findall(r"^\| *(\d+) *\|", session, re.MULTILINE)]
         assert sum(minutes) == 90, session.splitlines()[0]
     assert "make reset NB=" in guide and "make student" in guide
+
+
+def check_yourself_questions(path: Path) -> int:
+    """How many numbered "check yourself" questions a notebook asks."""
+    text = "".join(
+        meta.source_text(c) + "\n"
+        for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    match = re.search(r"#+ (?:Check yourself|自测)\n(.*?)(?=\n#|\Z)", text, re.DOTALL)
+    return len(re.findall(r"^\d+\. ", match.group(1), re.MULTILINE)) if match else 0
+
+
+@pytest.mark.parametrize("guide", ["teaching.md", "zh/teaching.md"])
+def test_the_guides_answer_every_question_and_time_every_prompt(guide: str) -> None:
+    text = (REPO / "docs" / guide).read_text(encoding="utf-8")
+    answers = text.split("\n## ", 1)[1].split("\n### ")
+    by_notebook = {part.split("\n", 1)[0].strip(): part for part in answers[1:]}
+    for path in sorted(NOTEBOOKS.glob("[0-9]*.ipynb")):
+        asked = check_yourself_questions(path)
+        if path.stem.endswith("_solutions") or not asked:
+            continue
+        given = re.findall(r"^\d+\. ", by_notebook.get(path.stem, ""), re.MULTILINE)
+        assert len(given) == asked, f"{guide}: {path.stem} asks {asked}, answers {len(given)}"
+    prompts = re.findall(r"^- \*[\"“]|^- [(（]\d+ (?:min|分钟)[)）]", text, re.MULTILINE)
+    assert prompts and all(p[2] in "(（" for p in prompts), "a prompt without minutes"
+    assert len(re.findall(r"^(?:## Session|## 第 . 次课)", text, re.MULTILINE)) == 4
+    for marker in ("make reset NB=", "make student", "print-pdf", "SOLUTIONS=1"):
+        assert marker in text, (guide, marker)
 
 
 def test_the_handout_has_no_outputs_no_solutions_and_runs_alone(tmp_path: Path) -> None:
