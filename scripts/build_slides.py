@@ -305,6 +305,18 @@ def notes_file(rel: Path) -> Path:
     return folder / f"{rel.stem}.md"
 
 
+GUIDES = {"en": REPO / "docs" / "teaching.md", "zh-CN": REPO / "docs" / "zh" / "teaching.md"}
+
+
+def planned_minutes(stem: str, language: str) -> int:
+    """The minutes the teacher's guide gives a notebook's deck (its session table), or 0."""
+    guide = GUIDES.get(language, GUIDES["en"])
+    if not guide.exists():
+        return 0
+    rows = re.findall(r"^\| *(\d+) *\| *`(\d\d_\w+)`", guide.read_text(encoding="utf-8"), re.M)
+    return sum(int(minutes) for minutes, name in rows if name == stem)
+
+
 def cache_key(nb: Path) -> str:
     """What a deck's outputs depend on: the notebook, minigrad, the checks, the set-up cell."""
     digest = hashlib.sha256(nb.read_bytes())
@@ -392,7 +404,8 @@ def build_deck(
     twin = english_twin(nb_path, root)
     english = json.loads(twin.read_text(encoding="utf-8")) if twin else None
     notes = read_notes(notes_file(rel))
-    cells, unused, problems = lay_out(ran, english, notes, language)
+    minutes = planned_minutes(nb_path.stem, language)
+    cells, unused, problems = lay_out(ran, english, notes, language, minutes)
     problems = [f"{rel}: {p}" for p in problems]
     for key in unused:
         print(f"build_slides: warning: {notes_file(rel).relative_to(REPO)}: no heading {key!r}")

@@ -73,6 +73,8 @@ WORDS = {
         "ask_before": "Ask: what will `{action}` change in this picture? Then the next slide.",
         "ask_after": "Point at what is drawn red or thick: that is what `{action}` changed.",
         "tile": "The picture goes on over the next slide (cut between two rows of boxes).",
+        "deck_minutes": "[{minutes} min for this deck in the session plan, docs/teaching.md]",
+        "column_minutes": "[about {minutes} min for this section]",
     },
     "zh": {
         "said": "要讲的内容（来自 notebook）：",
@@ -89,6 +91,8 @@ WORDS = {
         "ask_before": "提问：`{action}` 会让这张图的哪里发生变化？然后翻到下一张。",
         "ask_after": "指出画成红色或粗线的地方：那就是 `{action}` 改变的东西。",
         "tile": "这张图在下一张幻灯片上继续（在两行方框之间切开）。",
+        "deck_minutes": "[课程安排（docs/zh/teaching.md）给这份幻灯片 {minutes} 分钟]",
+        "column_minutes": "[这一节约 {minutes} 分钟]",
     },
 }
 
@@ -610,6 +614,21 @@ class Layout:
             current.notes.insert(0, self.notes.pop(item.heading))
         current.notes += item.notes
 
+    def add_minutes(self, minutes: int) -> None:
+        """The session plan's minutes for the deck on its first slide, shared out over its
+        columns by their slides (an estimate, said as one) at the top of each column's notes."""
+        total = len(self.slides)
+        columns: list[list[Slide]] = []
+        for slide in self.slides:
+            if slide.kind == "slide" or not columns:
+                columns.append([])
+            columns[-1].append(slide)
+        for column in columns[1:]:
+            share = max(1, round(minutes * len(column) / total))
+            column[0].notes.insert(0, self.words["column_minutes"].format(minutes=share))
+        if self.slides:
+            self.slides[0].notes.insert(0, self.words["deck_minutes"].format(minutes=minutes))
+
     def cells(self) -> list[dict]:
         """The deck as notebook cells with slide types for nbconvert."""
         if self.pending_notes and self.slides:
@@ -658,12 +677,12 @@ def split_at_headings(cell: dict) -> list[dict]:
 
 
 def lay_out(
-    nb: dict, english: dict | None, notes: dict[str, str], language: str
+    nb: dict, english: dict | None, notes: dict[str, str], language: str, minutes: int = 0
 ) -> tuple[list[dict], list[str], list[str]]:
     """The deck's cells, the notes keys no heading used, and problems found.
 
     `english` is the English notebook of a Chinese one (for the same cells' English headings,
-    by cell id), or None.
+    by cell id), or None; `minutes` the time the session plan gives the deck (0: unknown).
     """
     layout = Layout(language, notes)
     english_headings: dict[str, str] = {}
@@ -685,4 +704,6 @@ def lay_out(
             items = []
         for item in items:
             layout.place(item)
+    if minutes:
+        layout.add_minutes(minutes)
     return layout.cells(), sorted(layout.notes), layout.problems
