@@ -23,7 +23,7 @@ NB ?=
 BENCH_ARGS ?=
 
 .PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
-.PHONY: slides site student reset lite
+.PHONY: slides site student reset trust lite
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -32,7 +32,20 @@ help:  ## list the targets
 setup:  ## create .venv, install requirements + minigrad, make sure Graphviz is there
 	@bash scripts/setup.sh
 
-lab: setup  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
+# JupyterLab shows a notebook's stored pictures (SVG) and HTML only when the notebook is trusted,
+# that is signed with this user's key in the Jupyter data folder; an untrusted notebook shows
+# "<minigrad.viz ...>" text until its cells run. `make lab` (and `make notebooks`) sign the
+# course's notebooks, only those that changed since the last time (the stamp in .venv).
+TRUST_STAMP := $(VENV)/.notebooks-trusted
+COURSE_NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/*/*.ipynb)
+
+$(TRUST_STAMP): $(COURSE_NOTEBOOKS) | setup
+	@$(JUPYTER) trust $? >/dev/null
+	@touch $@
+
+trust: $(TRUST_STAMP)  ## mark the course's notebooks trusted, so Lab shows their pictures
+
+lab: setup $(TRUST_STAMP)  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
 	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
 	@echo "Stop it with Ctrl-C."
 	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
@@ -43,13 +56,15 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb), zh too
 	@$(PY) -m scripts.run_notebooks $(NB)
-	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
+	@# Slide types depend on output lengths: refresh them after a run (speaker notes are not
+	@# cells: they live in docs/speaker_notes/ and go into the slides only).
 	@$(PY) -m scripts.slides_metadata $(NB)
-	@# The metadata script adds notes cells, so the md/ twins are written again after it.
+	@# The metadata script may change cells, so the md/ twins are written again after it.
 	@$(PY) -m scripts.notebook_pairs sync --from-notebooks $(NB)
 	@# The Chinese edition last: notebooks/zh/ built from the finished English notebooks and
-	@# translations/zh/*.md (their cells, metadata and notes), then executed the same way.
+	@# translations/zh/*.md (their cells and metadata), then executed the same way.
 	@$(PY) -m scripts.translations build --execute $(NB)
+	@$(MAKE) --no-print-directory trust
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
 	$(PY) -m scripts.check_rerun $(NB)
@@ -81,21 +96,25 @@ test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
-slides: setup  ## offline reveal.js slides of every notebook -> build/slides/
+# SOLUTIONS=1 puts the *_solutions notebooks into the site and the handout (off by default:
+# the answers are for after the exercises).
+SOLUTIONS ?=
+WITH_SOLUTIONS = $(if $(filter 1 yes true,$(SOLUTIONS)),--with-solutions,)
+
+slides: setup  ## reveal.js decks for a 1280x720 projector, offline -> build/slides/
 	@bash scripts/setup_classroom.sh
 	$(PY) -m scripts.build_slides
 
-site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/site/
-	@bash scripts/setup_classroom.sh
-	$(PY) -m scripts.build_site
+site: slides  ## the course website with the decks (offline; SOLUTIONS=1 adds answers) -> build/site/
+	$(PY) -m scripts.build_site $(WITH_SOLUTIONS)
 
 # ---- zero install (issue 27): the course in the browser; Open in Colab (scripts.colab) ----
 lite: setup  ## the course in the browser, no install (JupyterLite, Pyodide) -> build/lite/
 	@bash scripts/setup_lite.sh
 	$(PY) -m scripts.build_lite $(LITE_OPTIONS)
 
-student: setup  ## copies of the notebooks with outputs cleared -> build/student/
-	$(PY) -m scripts.student_copies
+student: setup  ## the handout: notebooks without outputs + minigrad (SOLUTIONS=1) -> build/student/
+	$(PY) -m scripts.student_copies $(WITH_SOLUTIONS)
 
 reset:  ## restore one notebook as committed: make reset NB=02_detach (or a path)
 	@bash scripts/reset_notebook.sh "$(NB)"
