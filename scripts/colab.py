@@ -132,7 +132,8 @@ def wanted_cells(stem: str, repository: str) -> list[dict]:
             "cell_type": "code",
             "execution_count": None,
             "id": SETUP_ID,
-            "metadata": {"tags": SETUP_TAGS},
+            # its code folded in JupyterLab (12 lines a learner need not read before lesson 1)
+            "metadata": {"tags": SETUP_TAGS, "jupyter": {"source_hidden": True}},
             "outputs": [],
             "source": setup_cell(repository),
         },
@@ -153,8 +154,9 @@ def cells_problem(nb: dict, stem: str, repository: str) -> str | None:
         have = cells[index]
         if source_of(have) != want["source"] or have["cell_type"] != want["cell_type"]:
             return f"the {want['id']} cell differs from what scripts/colab.py writes"
-        if have.get("metadata", {}).get("tags") != want["metadata"]["tags"]:
-            return f"the {want['id']} cell's tags are not {want['metadata']['tags']}"
+        for key, value in want["metadata"].items():
+            if have.get("metadata", {}).get(key) != value:
+                return f"the {want['id']} cell's metadata {key!r} is not {value}"
     return None
 
 
@@ -169,7 +171,7 @@ def apply_notebook(path: Path, repository: str) -> bool:
     for cell in cells:  # keep other metadata (slide types) and outputs already stored
         previous = old.get(cell["id"])
         if previous is not None:
-            cell["metadata"] = {**previous.get("metadata", {}), "tags": cell["metadata"]["tags"]}
+            cell["metadata"] = {**previous.get("metadata", {}), **cell["metadata"]}
             if cell["cell_type"] == "code" and source_of(previous) == cell["source"]:
                 cell["outputs"] = previous.get("outputs", [])
                 cell["execution_count"] = previous.get("execution_count")
