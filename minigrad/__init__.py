@@ -18,6 +18,7 @@ it; README.md "Reading minigrad" says the same):
 """
 
 from . import autograd, data, nn, optim, random
+from ._device import device
 from ._format import set_printoptions
 from .creation import (
     arange,
@@ -129,7 +130,10 @@ __version__ = "0.1.0"
 bool = bool_  # noqa: A001 - torch's name for the dtype is `bool`
 float = float32  # noqa: A001 - torch.float is float32
 double = float64
+half = float16
 long = int64
+int = int32  # noqa: A001 - torch.int is int32
+short = int16
 default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
@@ -153,6 +157,7 @@ __all__ = [
     "default_generator",
     "detach",
     "div",
+    "device",
     "double",
     "DType",
     "empty",
@@ -172,8 +177,10 @@ __all__ = [
     "Generator",
     "get_default_dtype",
     "get_rng_state",
+    "half",
     "inference_mode",
     "initial_seed",
+    "int",
     "int16",
     "int32",
     "int64",
@@ -186,6 +193,7 @@ __all__ = [
     "log",
     "log1p",
     "long",
+    "short",
     "manual_seed",
     "masked_fill",
     "matmul",

@@ -73,6 +73,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import _device
+from ._device import check_device
 from .dtypes import kind_word
 
 __all__ = [
@@ -150,10 +152,9 @@ class Generator:
     stream: `g = minigrad.Generator().manual_seed(1)` then `minigrad.randn(3, generator=g)`.
     """
 
-    def __init__(self, device: str = "cpu") -> None:
-        if str(device) != "cpu":
-            raise RuntimeError(f"minigrad has only CPU generators, not {device!r}")
-        self.device = "cpu"
+    def __init__(self, device: object = "cpu") -> None:
+        check_device(device, "Generator")
+        self.device = _device.device("cpu")
         self._engine = np.random.MT19937(0)  # its state is replaced by manual_seed
         self.manual_seed(DEFAULT_SEED)
 

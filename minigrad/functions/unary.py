@@ -140,8 +140,27 @@ class ReluBackward0(Node):
         return np.maximum(a, 0).astype(a.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(ThresholdBackwardBackward0(), grad, self.unpack("result")),)
+
+
+class ThresholdBackwardBackward0(Node):
+    """threshold_backward(grad_output, self, 0) = grad_output where self > 0, else 0: relu's
+    formula as an op of its own, as in torch, so the gradient of a gradient stays connected to
+    relu's output -- grad_output: the same rule; self: zeros (flat almost everywhere)."""
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
+        self.save("self", 1, for_input=0)
         # `<= 0` rather than `> 0`: a nan passes its gradient through, as in torch
-        return (record(WhereBackward0(), self.unpack("result") <= 0, 0.0, grad),)
+        return np.where(output <= 0, 0, grad_output).astype(grad_output.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        return (
+            record(ThresholdBackwardBackward0(), grad, self.unpack("self"))
+            if need_grad_output
+            else None,
+            zeros_like(grad) if need_output else None,
+        )
 
 
 class SqrtBackward0(Node):
@@ -178,6 +197,8 @@ class SignBackward0(Node):
     """sign(self) -- self: zeros_like(grad) (flat almost everywhere)."""
 
     def forward(self, a: np.ndarray) -> np.ndarray:
+        if a.dtype.kind == "f":  # torch's sign of nan is 0, numpy's nan
+            return np.where(np.isnan(a), 0, np.sign(a)).astype(a.dtype, copy=False)
         return np.sign(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -240,7 +261,8 @@ class ToCopyBackward0(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         self.source_dtype = a.dtype
-        return a.astype(self.dtype)
+        with np.errstate(invalid="ignore", over="ignore"):  # nan and inf to int: as torch, quietly
+            return a.astype(self.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (cast(grad, self.source_dtype),)

@@ -9,6 +9,7 @@ one (tensor.py, which defines `Tensor`, sits above them).
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase"]
 
+SCALAR_OF_GRAD_MESSAGE = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
 NUMPY_OF_GRAD_MESSAGE = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
@@ -105,7 +110,7 @@ class TensorBase:
     @property
     def shape(self) -> Size:
         """The size of each dimension."""
-        return Size(self._array.shape)
+        return tuple.__new__(Size, self._array.shape)  # numpy's sizes need no checking
 
     def size(self, dim: int | None = None) -> Size | int:
         """The shape, or the size of dimension `dim`."""
@@ -145,7 +150,16 @@ class TensorBase:
     def __iter__(self) -> Iterator[Tensor]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._array.shape[0]))
+        return iter(self.unbind(0))  # as torch: the rows come from one UnbindBackward0
+
+    def __contains__(self, element: object) -> bool:
+        """`value in t`: whether any element equals `value` (a number or a tensor)."""
+        if not isinstance(element, (TensorBase, numbers.Number, np.number, np.bool_)):
+            raise RuntimeError(
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                f"{type(element)}."
+            )
+        return bool((self == element).any())
 
     # ---- Python's conversions (bool(t), float(t), f"{t:.3f}", len(t), iteration) ----------
 
@@ -164,6 +178,8 @@ class TensorBase:
     def __float__(self) -> float:
         if self._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            warnings.warn(SCALAR_OF_GRAD_MESSAGE, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:

@@ -3,6 +3,8 @@ masks), `t[key] = value`, gather and masked_fill."""
 
 from __future__ import annotations
 
+import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -12,6 +14,7 @@ from .._convert import (
     expand_basic_index,
     index_message,
     is_basic_index,
+    type_name,
 )
 from .._shapes import wrap_dim
 from ..functions import views
@@ -79,10 +82,16 @@ class IndexingMethods(TensorBase):
         return result
 
     def __setitem__(self, key: object, value: object) -> None:
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple, np.ndarray)):
             raise TypeError(
-                f"can't assign a {type(value).__name__} to a minigrad.{self.dtype.tensor_type}"
+                f"can't assign a {type_name(value)} to a minigrad.{self.dtype.tensor_type}"
             )
+        if isinstance(value, float) and self._array.dtype.kind in "iu":
+            limits = np.iinfo(self._array.dtype)
+            if not (math.isfinite(value) and limits.min <= value <= limits.max):
+                raise RuntimeError(
+                    f"value cannot be converted to type {self._array.dtype.name}_t without overflow"
+                )
         value = self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
         if is_basic_index(plain_key):
@@ -94,8 +103,8 @@ class IndexingMethods(TensorBase):
         """An index with its tensors replaced by their arrays (torch's rule on their dtypes)."""
         if isinstance(key, tuple):
             return tuple(_plain_key_part(part) for part in key)
-        if isinstance(key, list):
-            return _plain_key_part(np.asarray(key))
+        if isinstance(key, list):  # a list of positions (an empty one too) or of bools
+            return _plain_key_part(np.asarray(key) if key else np.zeros(0, dtype=np.int64))
         return _plain_key_part(key)
 
     def gather(self, dim: int, index: Tensor) -> Tensor:
@@ -142,6 +151,10 @@ class IndexingMethods(TensorBase):
         return value
 
 
+# what an index may be made of (besides None and ...)
+_INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
+
+
 def _plain_key_part(part: object) -> object:
     if isinstance(part, float):
         raise IndexError(
@@ -150,9 +163,22 @@ def _plain_key_part(part: object) -> object:
         )
     if isinstance(part, str):
         raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(part, _INDEX_PARTS) and part is not None and part is not Ellipsis:
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            f"valid indices (got {type(part).__name__})"
+        )
     array = part._array if isinstance(part, TensorBase) else part
     if isinstance(array, np.ndarray) and array.dtype.kind not in "iub":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(array, np.ndarray) and array.dtype == np.uint8:  # torch's old mask dtype
+        warnings.warn(
+            "indexing with dtype minigrad.uint8 is now deprecated, please use a dtype "
+            "minigrad.bool instead.",
+            UserWarning,
+            stacklevel=4,
+        )
+        array = array.astype(bool)
     if isinstance(part, TensorBase) and array.ndim == 0 and array.dtype.kind in "iu":
         return int(array)
     return array
