@@ -86,7 +86,7 @@ def numel(input: Tensor) -> int:  # noqa: A002 - torch's argument names, here an
     return _tensor(input, "input", "numel").numel()
 
 
-def clone(input: Tensor) -> Tensor:  # noqa: A002
+def clone(input: Tensor, *, memory_format: object = None) -> Tensor:  # noqa: A002
     """A copy in new memory, still in the graph (CloneBackward0)."""
     return _tensor(input, "input", "clone").clone()
 
@@ -195,6 +195,12 @@ def where(condition: Tensor, input: object = None, other: object = None) -> Any:
     condition = _tensor(condition, "condition", "where")
     if input is None and other is None:
         return tuple(Tensor(i) for i in condition._array.nonzero())
+    if input is None or other is None:
+        given = ", ".join(type(v).__name__ for v in (condition, input, other) if v is not None)
+        raise TypeError(
+            f"where() received an invalid combination of arguments - got ({given}), but "
+            "expected one of:\n (see help(minigrad.where))"
+        )
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             input = Tensor(input)
@@ -289,9 +295,9 @@ def reshape(input: Tensor, shape: Sequence[int]) -> Tensor:  # noqa: A002
     return _tensor(input, "input", "reshape").reshape(shape)
 
 
-def flatten(input: Tensor) -> Tensor:  # noqa: A002
-    """All elements in one dimension."""
-    return _tensor(input, "input", "flatten").flatten()
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
+    """Dims start_dim..end_dim (all by default) merged into one."""
+    return _tensor(input, "input", "flatten").flatten(start_dim, end_dim)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:  # noqa: A002
@@ -334,11 +340,31 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:  # no
     return _tensor(input, "input", "chunk").chunk(chunks, dim)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Concatenate tensors along an existing dimension (CatBackward0)."""
-    tensors = list(tensors)
+def _tensor_list(tensors: object, function: str) -> list[Tensor]:
+    """The tensors of cat/stack: a list or tuple of tensors, with torch's TypeErrors."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{function}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}"
+        )
+    for position, item in enumerate(tensors):
+        if not isinstance(item, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {position} in argument 0, but got "
+                f"{type(item).__name__}"
+            )
+    return list(tensors)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None) -> Tensor:
+    """Concatenate tensors along an existing dimension (CatBackward0). As in torch, a 1-D
+    empty tensor may be mixed with tensors of any shape: it is left out."""
+    tensors = _tensor_list(tensors, "cat")
+    dim = dim if axis is None else axis
     if not tensors:
         raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    if any(item.ndim != 1 for item in tensors):
+        tensors = [item for item in tensors if item.shape != (0,)] or tensors[:1]
     for position, item in enumerate(tensors):
         if item.ndim == 0:
             raise RuntimeError(
@@ -363,7 +389,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Stack tensors along a new dimension (StackBackward0)."""
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for entry, item in enumerate(tensors):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import float_dtype
+from ..dtypes import float_dtype, result_dtype
 from ..graph import Node
 from .formulas import cast, constant, record, zeros_like
 
@@ -22,7 +22,10 @@ class WhereBackward0(Node):
 
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         self.save("condition", 0)
-        return np.where(condition, a, b)
+        result = np.where(condition, a, b)
+        if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype != b.dtype:
+            return result.astype(result_dtype(a, b), copy=False)  # torch's promotion
+        return result
 
     def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray | None, np.ndarray | None]:
         condition = self.unpack("condition")
@@ -218,6 +221,8 @@ class ClampBackward1(Node):
         dtype = a.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
+        elif dtype.kind == "b":
+            dtype = np.dtype(np.int64)  # an int bound makes a bool tensor int64
         return np.clip(a.astype(dtype, copy=False), self.low, self.high).astype(dtype, copy=False)
 
     def inside(self, a: np.ndarray) -> np.ndarray:
@@ -231,6 +236,29 @@ class ClampBackward1(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * constant(self.inside, self.unpack("self")),)
+
+
+class ClampBackward0(Node):
+    """clamp(self, min, max) with tensor bounds (a missing one is +-inf here) -- self: grad
+    where min <= self <= max; min: grad where self < min; max: grad where self > max."""
+
+    def forward(self, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        self.save("self", 0)
+        self.save("min", 1)
+        self.save("max", 2)
+        dtype = result_dtype(a, low, high)
+        return np.minimum(np.maximum(a, low), high).astype(dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        a, low, high = self.unpack("self"), self.unpack("min"), self.unpack("max")
+        # clamp is minimum(maximum(self, min), max): max wins where max(self, min) > max
+        to_high = (a > high) | (low > high)
+        to_low = (a < low) & ~to_high
+        return (
+            record(WhereBackward0(), to_low | to_high, 0.0, grad),
+            record(WhereBackward0(), to_low, grad, 0.0),
+            record(WhereBackward0(), to_high, grad, 0.0),
+        )
 
 
 class RoundBackward0(Node):

@@ -55,21 +55,49 @@ def _bitwise(ufunc: np.ufunc, torch_name: str) -> Callable[[TensorBase, object],
     return method
 
 
+BOOL_SUBTRACTION_MESSAGE = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+# the kernel torch names when both sides of a matrix product are bool, by their dims
+_BOOL_KERNELS = {(2, 2): "addmm_impl_cpu_", (2, 1): "addmv_impl_cpu", (1, 1): "dot"}
+_BOOL_KERNELS[(1, 2)] = "addmm_impl_cpu_"
+
+
+def _check_bool_subtraction(a: TensorBase, b: TensorBase) -> None:
+    """torch refuses `-` with a bool tensor on either side (two bools have their own words)."""
+    a_bool, b_bool = a._array.dtype.kind == "b", b._array.dtype.kind == "b"
+    if a_bool and b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    if a_bool or b_bool:
+        raise RuntimeError(BOOL_SUBTRACTION_MESSAGE)
+
+
+def _check_alpha(a: TensorBase, b: TensorBase, alpha: object) -> None:
+    """torch's check that an integer (or bool) sum is not scaled by a float alpha."""
+    if isinstance(alpha, float) and "f" not in (a._array.dtype.kind, b._array.dtype.kind):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
 class ArithmeticMethods(TensorBase):
     """+ - * / ** @ // % and their named forms; comparisons; & | ^ ~; where."""
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
         """self + alpha * other."""
-        return self._binary(arith.AddBackward0(alpha), self._operand(other, "add"))
+        other = self._operand(other, "add")
+        _check_alpha(self, other, alpha)
+        return self._binary(arith.AddBackward0(alpha), other)
 
     def sub(self, other: object, alpha: float = 1) -> Tensor:
         """self - alpha * other."""
         other = self._operand(other, "sub")
-        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-                "`^` or `logical_xor()` operator instead."
-            )
+        _check_bool_subtraction(self, other)
+        _check_alpha(self, other, alpha)
         return self._binary(arith.SubBackward0(alpha), other)
 
     def mul(self, other: object) -> Tensor:
@@ -94,11 +122,15 @@ class ArithmeticMethods(TensorBase):
     def floor_divide(self, other: object) -> Tensor:
         """floor(self / other), elementwise (`//`); not differentiable, as in torch."""
         other = self._operand(other, "floor_divide")
+        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
         return self._binary(arith.NotDifferentiable("floor_divide", arith.floor_divide), other)
 
     def remainder(self, other: object) -> Tensor:
         """self - floor(self / other) * other (`%`, the sign of other, as Python's)."""
         other = self._operand(other, "remainder")
+        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
+            raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
         if other._wrapped_number:
             return self._apply(arith.RemainderBackward0(other._array), self)
         return self._binary(arith.RemainderBackward1(), other)
@@ -107,7 +139,15 @@ class ArithmeticMethods(TensorBase):
         """self ** exponent (a number or a tensor)."""
         if isinstance(exponent, (numbers.Real, np.number)) and not isinstance(exponent, TensorBase):
             return self._apply(arith.PowBackward0(exponent), self)
-        return self._binary(arith.PowBackward1(), self._operand(exponent, "pow"))
+        if not isinstance(exponent, (TensorBase, np.ndarray)):
+            raise TypeError(
+                "pow() received an invalid combination of arguments - got "
+                f"({type(exponent).__name__}), but expected one of:\n (see help(minigrad.pow))"
+            )
+        exponent = self._operand(exponent, "pow")
+        if self._array.dtype.kind == "b" and exponent._array.dtype.kind == "b":
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        return self._binary(arith.PowBackward1(), exponent)
 
     def matmul(self, other: object) -> Tensor:
         """Matrix product, with the node torch records for each pair of shapes: mm, mv, dot, and
@@ -119,6 +159,9 @@ class ArithmeticMethods(TensorBase):
                 "both arguments to matmul need to be at least 1D, but they are "
                 f"{a.ndim}D and {b.ndim}D"
             )
+        if a._array.dtype.kind == "b" and b._array.dtype.kind == "b":
+            kernel = "bmm" if a.ndim > 2 or b.ndim > 2 else _BOOL_KERNELS[(a.ndim, b.ndim)]
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
         if a.ndim > 2 or b.ndim > 2:
             return _batched_matmul(a, b)
         if a.ndim == 2 and b.ndim == 2:
@@ -214,6 +257,8 @@ class ArithmeticMethods(TensorBase):
         if isinstance(other, np.ndarray):
             return NotImplemented
         if isinstance(other, (numbers.Real, np.number)) and not isinstance(other, bool):
+            if self._array.dtype.kind == "b":
+                raise RuntimeError(BOOL_SUBTRACTION_MESSAGE)
             return self._apply(arith.RsubBackward1(other), self)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.sub(self)

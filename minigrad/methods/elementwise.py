@@ -3,10 +3,14 @@ round, clone, and the dtype conversions (`to`, `float`, `double`, ...)."""
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from .. import dtypes
 from .._device import CUDA_MESSAGE, check_device, is_device_like
+from .._shapes import broadcast_shapes
 from ..functions import unary
 from .base import TensorBase
 
@@ -69,9 +73,22 @@ class ElementwiseMethods(TensorBase):
             raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
         return self._apply(unary.RoundBackward0(), self)
 
-    def clamp(self, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
-        """Limit values to [min, max]."""
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        """Limit values to [min, max] (numbers, or tensors that broadcast with self)."""
+        _check_bounds("clamp", min, max)
+        if isinstance(min, TensorBase) or isinstance(max, TensorBase):
+            low = self._bound(min, -np.inf)
+            high = self._bound(max, np.inf)
+            shape = broadcast_shapes(self._array.shape, low._array.shape)
+            broadcast_shapes(shape, high._array.shape)
+            return self._apply(unary.ClampBackward0(), self, low, high)
         return self._apply(unary.ClampBackward1(min, max), self)
+
+    def _bound(self, value: Any, missing: float) -> Tensor:
+        """A clamp bound as a tensor (a missing one is +-inf, a number a 0-d tensor)."""
+        if value is None:
+            return self._from_array(np.array(missing, dtype=self._array.dtype))
+        return self._operand(value, "clamp")
 
     clip = clamp
 
@@ -165,3 +182,14 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[Any, bool]:
             "but expected one of:\n (see help(minigrad.Tensor.to))"
         )
     return dtype, bool(kwargs.get("copy", False))
+
+
+def _check_bounds(method: str, low: Any, high: Any) -> None:
+    """torch's TypeError for a clamp bound that is neither a number nor a tensor."""
+    for bound in (low, high):
+        if bound is not None and not isinstance(bound, (TensorBase, numbers.Real, np.number)):
+            kinds = ", ".join(type(b).__name__ for b in (low, high) if b is not None)
+            raise TypeError(
+                f"{method}() received an invalid combination of arguments - got ({kinds}), but "
+                f"expected one of:\n (see help(minigrad.Tensor.{method}))"
+            )

@@ -111,7 +111,7 @@ class IndexingMethods(TensorBase):
         """Values picked along `dim` at `index` (an int64 tensor with as many dims as self)."""
         axis = wrap_dim(dim, self.ndim)
         if not isinstance(index, TensorBase) or index._array.dtype.kind not in "iu":
-            raise RuntimeError("gather(): Expected dtype int64 for index")
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         if index.ndim != self.ndim and self.ndim:
             raise RuntimeError(
                 "Index tensor must have the same number of dimensions as input tensor"

@@ -72,6 +72,12 @@ class InplaceMethods(TensorBase):
 
     def clamp_(self, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
         """Limit values to [min, max], in place."""
+        floats = any(isinstance(bound, float) for bound in (min, max))
+        if floats and self._array.dtype.kind != "f":
+            raise RuntimeError(
+                "result type Float can't be cast to the desired output type "
+                f"{self.dtype.name_in_errors}"
+            )
         return self._apply_inplace(unary.ClampBackward1(min, max))
 
     clip_ = clamp_
