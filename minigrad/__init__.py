@@ -24,6 +24,7 @@ from .creation import (
     arange,
     empty,
     empty_like,
+    eye,
     from_numpy,
     full,
     full_like,
@@ -119,7 +120,6 @@ from .grad_mode import (
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,
-    set_detect_anomaly,
     set_grad_enabled,
 )
 from .random import Generator
@@ -164,6 +164,7 @@ __all__ = [
     "empty_like",
     "enable_grad",
     "equal",
+    "eye",
     "exp",
     "flatten",
     "float",
@@ -223,7 +224,6 @@ __all__ = [
     "round",
     "seed",
     "set_default_dtype",
-    "set_detect_anomaly",
     "set_grad_enabled",
     "set_printoptions",
     "set_rng_state",

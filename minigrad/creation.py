@@ -14,12 +14,14 @@ from ._convert import check_strides, data_to_array, type_name
 from ._device import check_device
 from ._shapes import check_sizes, shape_args
 from .dtypes import default_float
+from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .tensor import Tensor
 
 __all__ = [
     "arange",
     "empty",
     "empty_like",
+    "eye",
     "from_numpy",
     "full",
     "full_like",
@@ -158,6 +160,30 @@ def empty(
     """A tensor whose values are not set yet (minigrad gives zeros: nothing random leaks in)."""
     make = lambda s: np.zeros(s, dtype=default_float())  # noqa: E731
     return _sized(shape, size, make, (dtype, device, requires_grad), "empty")
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: dtypes.DType | None = None,
+    device: object = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """The n x m identity matrix (ones on the diagonal; m = n by default)."""
+    for position, (name, value) in enumerate((("n", n), ("m", m)), start=1):
+        if value is not None and (isinstance(value, bool) or not hasattr(value, "__index__")):
+            raise TypeError(
+                f"eye(): argument '{name}' (position {position}) must be int, not "
+                f"{type(value).__name__}"
+            )
+    m = n if m is None else m
+    if n < 0 or m < 0:
+        name, value = ("n", n) if n < 0 else ("m", m)
+        raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    check_device(device, "eye")
+    numpy_dtype = default_float() if dtype is None else dtypes.to_numpy_dtype(dtype, "eye")
+    return tensor(np.eye(n, m, dtype=numpy_dtype), requires_grad=requires_grad)
 
 
 _NO_FILL = object()
@@ -363,37 +389,6 @@ def linspace(
 random.set_state_wrapper(from_numpy)
 
 
-def manual_seed(seed: int) -> random.Generator:
-    """Seed the default generator (randn, rand, randint, randperm, nn init, dropout); return it.
-
-    After `manual_seed(s)` every random function gives the numbers torch gives after
-    `torch.manual_seed(s)`, bit for bit.
-    """
-    return random.default_generator().manual_seed(int(seed))  # type: ignore[call-overload]
-
-
-def seed() -> int:
-    """Seed the default generator from the operating system; return that seed."""
-    return random.default_generator().seed()
-
-
-def initial_seed() -> int:
-    """The seed the default generator was last started from."""
-    return random.default_generator().initial_seed()
-
-
-def get_rng_state() -> Tensor:
-    """The default generator's state: a uint8 tensor of 5056 bytes, laid out as torch's."""
-    return random.default_generator().get_state()  # type: ignore[return-value]
-
-
-def set_rng_state(new_state: Tensor) -> None:
-    """Restore the default generator's state from `get_rng_state()` (or torch's)."""
-    if not isinstance(new_state, Tensor):
-        raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
-    random.default_generator().set_state(new_state._array)
-
-
 def _random_tensor(
     shape: tuple,
     draw: Callable[[int, np.dtype], np.ndarray],
@@ -487,6 +482,12 @@ def _randint_args(args: tuple, bounds: dict) -> tuple[int, int, Sequence[int]]:
                 f"{type(value).__name__}"
             )
     if not isinstance(size, (tuple, list)):
+        if not bounds and len(args) == 3:  # three numbers: torch finds no overload for them
+            kinds = ", ".join(type(arg).__name__ for arg in args)
+            raise TypeError(
+                f"randint() received an invalid combination of arguments - got ({kinds}), but "
+                "expected one of:\n (see help(minigrad.randint))"
+            )
         raise TypeError(
             f"randint(): argument 'size' (position {names.index('size') + 1}) must be tuple of "
             f"ints, not {type(size).__name__}"

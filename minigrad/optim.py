@@ -10,6 +10,7 @@ torch's "modified by an inplace operation" error, exactly as in torch. (Updating
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -71,6 +72,14 @@ class Optimizer:
                 )
             if not param.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        if len({id(p) for p in group["params"]}) != len(group["params"]):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this "
+                "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                UserWarning,
+                stacklevel=3,
+            )
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(

@@ -270,6 +270,41 @@ def default_generator() -> Generator:
     return _default
 
 
+# ---- torch.random's functions: the default generator's seed and state ------------------------
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator (randn, rand, randint, randperm, nn init, dropout); return it.
+
+    After `manual_seed(s)` every random function gives the numbers torch gives after
+    `torch.manual_seed(s)`, bit for bit.
+    """
+    return _default.manual_seed(int(seed))  # type: ignore[call-overload]
+
+
+def seed() -> int:
+    """Seed the default generator from the operating system; return that seed."""
+    return _default.seed()
+
+
+def initial_seed() -> int:
+    """The seed the default generator was last started from."""
+    return _default.initial_seed()
+
+
+def get_rng_state() -> object:
+    """The default generator's state: a uint8 tensor of 5056 bytes, laid out as torch's."""
+    return _default.get_state()
+
+
+def set_rng_state(new_state: object) -> None:
+    """Restore the default generator's state from `get_rng_state()` (or torch's)."""
+    array = getattr(new_state, "_array", None)  # a tensor (this module sits below Tensor)
+    if array is None:
+        raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
+    _default.set_state(array)
+
+
 def seed_from(generator: Generator | None = None) -> int:
     """A 64-bit number drawn from `generator` (the default one if None), to seed another one."""
     return int(_pick(generator)._words64(1)[0])

@@ -3,6 +3,7 @@ bitwise operators & | ^ ~, and where."""
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -221,6 +222,9 @@ class ArithmeticMethods(TensorBase):
         wrapped = other if isinstance(other, TensorBase) else self._wrap(other)
         if wrapped is None:
             return NotImplemented
+        if type(other) is float and not math.isfinite(other):
+            with np.errstate(invalid="ignore"):  # 0 * inf is nan, quietly, as in torch
+                return self._binary(arith.MulBackward0(), wrapped)
         return self._binary(arith.MulBackward0(), wrapped)
 
     def __truediv__(self, other: object) -> Tensor:

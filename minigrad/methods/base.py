@@ -166,7 +166,9 @@ class TensorBase:
     def __format__(self, spec: str) -> str:
         if self.ndim == 0 and spec:
             return format(self.item(), spec)  # lets f"{loss:.3f}" work, as in torch
-        return format(repr(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
 
     def __bool__(self) -> bool:
         if self._array.size == 0:

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from .._device import CUDA_MESSAGE, check_device, is_device_like
 from .._shapes import broadcast_shapes
-from ..functions import unary
+from ..functions import nn, unary
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -60,6 +60,19 @@ class ElementwiseMethods(TensorBase):
         return self._apply(unary.AbsBackward0(), self)
 
     absolute = abs
+
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """exp(self) / its sum along `dim` (SoftmaxBackward0), as `nn.functional.softmax`."""
+        source = self if dtype is None else self.to(dtype)
+        nn.check_softmax_input(source, dim, "softmax")
+        return source._apply(nn.SoftmaxBackward0(nn.softmax_dim(self.ndim, dim, "softmax")), source)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        """log(softmax(self)) along `dim` (LogSoftmaxBackward0)."""
+        source = self if dtype is None else self.to(dtype)
+        nn.check_softmax_input(source, dim, "log_softmax")
+        node = nn.LogSoftmaxBackward0(nn.softmax_dim(self.ndim, dim, "log_softmax"))
+        return source._apply(node, source)
 
     def sign(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element; its gradient is zero."""

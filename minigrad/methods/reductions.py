@@ -17,14 +17,25 @@ from .base import TensorBase
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["MaxResult", "ReductionMethods"]
+__all__ = ["MaxResult", "MinResult", "ReductionMethods"]
 
 
 class MaxResult(NamedTuple):
-    """What `t.max(dim)` and `t.min(dim)` return: the values and where they are."""
+    """What `t.max(dim)` returns: the values and where they are (torch.return_types.max)."""
 
     values: Any
     indices: Any
+
+
+class MinResult(NamedTuple):
+    """What `t.min(dim)` returns: the values and where they are (torch.return_types.min)."""
+
+    values: Any
+    indices: Any
+
+
+# torch's classes are named after the function, as a user sees with type(result).__name__
+MaxResult.__name__, MinResult.__name__ = "max", "min"
 
 
 class _NoDim:
@@ -154,7 +165,7 @@ class ReductionMethods(TensorBase):
             return self._apply(reduce.MaxBackward1(), self)
         return self._along(reduce.MaxBackward0, dim, keepdim)
 
-    def min(self, dim: Any = None, keepdim: bool = False) -> Tensor | MaxResult:
+    def min(self, dim: Any = None, keepdim: bool = False) -> Tensor | MinResult:
         """Minimum of all elements, (values, indices) along `dim`, or the elementwise minimum
         with another tensor (`t.min(other)`, MinimumBackward0)."""
         if isinstance(dim, TensorBase):
@@ -162,13 +173,15 @@ class ReductionMethods(TensorBase):
         _check_max_dim("min", dim)
         if dim is None:
             return self._apply(reduce.MinBackward1(), self)
-        return self._along(reduce.MinBackward0, dim, keepdim)
+        return self._along(reduce.MinBackward0, dim, keepdim, MinResult)
 
-    def _along(self, kind: type, dim: int, keepdim: bool) -> MaxResult:
+    def _along(
+        self, kind: type, dim: int, keepdim: bool, result: type = MaxResult
+    ) -> MaxResult | MinResult:
         axis = wrap_dim(dim, self.ndim)
         node = kind(axis if self.ndim else None, keepdim)
         values = self._apply(node, self)
-        return MaxResult(values, self._from_array(node.indices.astype(np.int64)))
+        return result(values, self._from_array(node.indices.astype(np.int64)))
 
     def amax(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Maximum along `dim` (all dims by default); ties share the gradient."""

@@ -45,6 +45,14 @@ __all__ = [
 ]
 
 
+def _typename(value: object) -> str:
+    """torch.typename: a function or class by its qualified name, anything else by its type."""
+    module = getattr(value, "__module__", None)
+    prefix = f"{module}." if module not in (None, "builtins") else ""
+    name = getattr(value, "__qualname__", None) or type(value).__name__
+    return prefix + name
+
+
 class Parameter(Tensor):
     """A tensor that a Module registers as one of its weights: a leaf that requires grad.
 
@@ -53,6 +61,10 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         source = data.detach() if data is not None else Tensor._from_array(np.empty(0, np.float32))
+        if requires_grad and source._array.dtype.kind != "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         super().__init__(())
         self._array = source._array
         self._storage = source._storage
@@ -182,6 +194,8 @@ class Module:
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a submodule under `name`."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._forget(name)
         self._modules[name] = module
 
@@ -468,6 +482,8 @@ class Sequential(Module):
         items = list(self._modules.items())
         if isinstance(index, slice):
             return Sequential(OrderedDict(items[index]))
+        if not -len(items) <= index < len(items):
+            raise IndexError(f"index {index} is out of range")
         return items[index][1]
 
     def __len__(self) -> int:
@@ -495,8 +511,13 @@ class ModuleList(Module):
         self.add_module(str(len(self._modules)), module)
         return self
 
-    def __getitem__(self, index: int) -> Module:
-        return list(self._modules.values())[index]
+    def __getitem__(self, index: int | slice) -> Module | ModuleList:
+        modules = list(self._modules.values())
+        if isinstance(index, slice):
+            return ModuleList(modules[index])
+        if not -len(modules) <= index < len(modules):
+            raise IndexError(f"index {index} is out of range")
+        return modules[index]
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -510,6 +531,22 @@ class ModuleList(Module):
 # --------------------------------------------------------------------------------------------
 
 
+def _check_features(sizes: tuple[object, ...]) -> None:
+    """torch's errors for a layer size that is not a whole number, or negative (its message
+    names `empty`, the function that makes the weight)."""
+    for position, size in enumerate(sizes, start=1):
+        if isinstance(size, bool) or not hasattr(size, "__index__"):
+            raise TypeError(
+                f"empty(): argument 'size' failed to unpack the object at pos {position} with "
+                f'error "type must be tuple of ints,but got {type(size).__name__}"'
+            )
+    if any(size < 0 for size in sizes):  # type: ignore[operator]
+        negative = next(size for size in sizes if size < 0)  # type: ignore[operator]
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative}: {list(sizes)}"
+        )
+
+
 class Linear(Module):
     """y = x @ weight.T + bias, with weight of shape (out_features, in_features).
 
@@ -519,6 +556,7 @@ class Linear(Module):
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
         super().__init__()
+        _check_features((out_features, in_features))
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(zeros(out_features, in_features))
@@ -555,6 +593,11 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if padding_idx >= num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < -num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self.padding_idx = padding_idx
@@ -589,8 +632,6 @@ class RNNCell(Module):
         self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh"
     ) -> None:
         super().__init__()
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.nonlinearity = nonlinearity
@@ -614,6 +655,18 @@ class RNNCell(Module):
         """The next hidden state, (batch, hidden_size) or (hidden_size,) for one sample."""
         if input.ndim not in (1, 2):
             raise ValueError(f"RNNCell: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {input.shape[-1]} expected "
+                f"{self.input_size}"
+            )
+        if hx is not None and hx.shape[-1] != self.hidden_size:
+            raise RuntimeError(
+                f"hidden0 has inconsistent hidden_size: got {hx.shape[-1]}, expected "
+                f"{self.hidden_size}"
+            )
+        if self.nonlinearity not in ("tanh", "relu"):  # torch checks it here, not when made
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         batched = input.ndim == 2
         if not batched:
             input = input.unsqueeze(0)
@@ -638,7 +691,10 @@ class RNNCell(Module):
 
 
 class Identity(Module):
-    """Returns its input unchanged (a placeholder layer)."""
+    """Returns its input unchanged (a placeholder layer; any arguments are ignored)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """The input itself."""
