@@ -83,7 +83,7 @@ def _exact(data: object, numpy_dtype: np.dtype) -> np.ndarray:
             array = np.array(data, dtype=numpy_dtype)
     except (OverflowError, ValueError):
         array = None
-    if numpy_dtype.kind in "iub" and array is not None:
+    if numpy_dtype.kind in "iu" and array is not None:  # (to bool, anything nonzero is True)
         exact = np.array(data, dtype=object)
         if array.ndim == 0 and isinstance(data, int):
             return np.array(data % 2 ** (8 * numpy_dtype.itemsize), dtype=numpy_dtype)

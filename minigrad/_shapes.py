@@ -99,8 +99,9 @@ def shape_args(args: tuple, what: str = "view") -> tuple[int, ...]:
         if isinstance(n, bool) or not hasattr(n, "__index__"):
             if packed or len(items) > 1:
                 raise TypeError(
-                    f"{what}(): argument 'size' (position 1) must be tuple of ints, but found "
-                    f"element of type {type(n).__name__} at pos {position}"
+                    f"{what}(): argument 'size' failed to unpack the object at pos "
+                    f'{position + 1} with error "type must be tuple of ints,but got '
+                    f'{type(n).__name__}"'
                 )
             raise TypeError(
                 f"{what}(): argument 'size' (position 1) must be tuple of ints, not "

@@ -406,6 +406,17 @@ def _random_tensor(
     return from_numpy(array)
 
 
+def _check_generator(what: str, args: tuple, generator: object) -> None:
+    """torch's TypeError for a `generator=` that is not a Generator (no overload takes it)."""
+    if generator is not None and not isinstance(generator, random.Generator):
+        kinds = ", ".join(type(arg).__name__ for arg in args)
+        raise TypeError(
+            f"{what}() received an invalid combination of arguments - got ({kinds}, "
+            f"generator={type(generator).__name__}), but expected one of:\n (see "
+            f"help(minigrad.{what}))"
+        )
+
+
 def randn(
     *size: int,
     generator: random.Generator | None = None,
@@ -413,6 +424,7 @@ def randn(
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples from the standard normal distribution (float32 unless `dtype` says otherwise)."""
+    _check_generator("randn", size, generator)
     return _random_tensor(
         size,
         lambda count, kind: random.normal(count, 0.0, 1.0, kind, generator),
@@ -429,6 +441,7 @@ def rand(
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples uniform on [0, 1) (float32 unless `dtype` says otherwise)."""
+    _check_generator("rand", size, generator)
     return _random_tensor(
         size,
         lambda count, kind: random.uniform(count, 0.0, 1.0, kind, generator),
@@ -449,6 +462,7 @@ def randint(
 
     As in torch, `low`, `high` and `size` may also be given by name.
     """
+    _check_generator("randint", args, generator)
     low, high, size = _randint_args(args, bounds)
     dtype = dtypes.int64 if dtype is None else dtype
     _check_randint_bounds(low, high, np.dtype(dtypes.to_numpy_dtype(dtype, "randint")))
@@ -534,6 +548,7 @@ def randperm(
     requires_grad: bool = False,
 ) -> Tensor:
     """A random permutation of 0 .. n-1 (int64 unless `dtype` says otherwise)."""
+    _check_generator("randperm", (n,), generator)
     if isinstance(n, bool) or not hasattr(n, "__index__"):
         raise TypeError(
             f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"

@@ -4,9 +4,13 @@ several tensors (CatBackward0, StackBackward0)."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from ._convert import type_name
 from ._shapes import wrap_dim
 from .functions import views
 from .methods.reductions import MaxResult
@@ -76,6 +80,16 @@ def _tensor(value: object, name: str, function: str) -> Tensor:
     return value
 
 
+def _other(value: object, function: str) -> object:
+    """The second operand of a function form (`minigrad.add(t, other)`): a tensor or a number,
+    with torch's TypeError (position 2) for anything else."""
+    if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+        raise TypeError(
+            f"{function}(): argument 'other' (position 2) must be Tensor, not {type_name(value)}"
+        )
+    return value
+
+
 def is_tensor(value: object) -> bool:
     """True for a minigrad Tensor."""
     return isinstance(value, Tensor)
@@ -98,22 +112,22 @@ def detach(input: Tensor) -> Tensor:  # noqa: A002
 
 def add(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
     """input + alpha * other."""
-    return _tensor(input, "input", "add").add(other, alpha=alpha)
+    return _tensor(input, "input", "add").add(_other(other, "add"), alpha=alpha)
 
 
 def sub(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
     """input - alpha * other."""
-    return _tensor(input, "input", "sub").sub(other, alpha=alpha)
+    return _tensor(input, "input", "sub").sub(_other(other, "sub"), alpha=alpha)
 
 
 def mul(input: Tensor, other: object) -> Tensor:  # noqa: A002
     """input * other."""
-    return _tensor(input, "input", "mul").mul(other)
+    return _tensor(input, "input", "mul").mul(_other(other, "mul"))
 
 
 def div(input: Tensor, other: object, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
     """input / other (rounding_mode 'trunc' or 'floor' rounds the quotient)."""
-    return _tensor(input, "input", "div").div(other, rounding_mode=rounding_mode)
+    return _tensor(input, "input", "div").div(_other(other, "div"), rounding_mode=rounding_mode)
 
 
 def pow(input: Tensor, exponent: object) -> Tensor:  # noqa: A001, A002
@@ -128,6 +142,10 @@ def neg(input: Tensor) -> Tensor:  # noqa: A002
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Matrix product (1-D, 2-D and batched)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
     return _tensor(input, "input", "matmul").matmul(other)
 
 

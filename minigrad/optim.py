@@ -190,11 +190,11 @@ class SGD(Optimizer):
         *,
         maximize: bool = False,
     ) -> None:
-        if lr < 0:
+        if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0:
+        if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0:
+        if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
@@ -254,14 +254,14 @@ class Adam(Optimizer):
         *,
         maximize: bool = False,
     ) -> None:
-        if lr < 0:
+        if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0:
+        if eps < 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
         for index, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
-        if weight_decay < 0:
+        if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         defaults = {
             "lr": lr,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dtypes import float_dtype, result_dtype
+from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node
 from .formulas import constant, record, zeros_like
 from .unary import LogBackward0, WhereBackward0
@@ -69,7 +69,8 @@ class RsubBackward1(Node):
         self.number = number
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        return (self.number - a).astype(a.dtype, copy=False)
+        # the number's category may be higher: 1.5 - int tensor is float32, as in torch
+        return (self.number - a).astype(scalar_dtype(self.number, a.dtype), copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (-grad,)

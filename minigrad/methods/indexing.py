@@ -104,7 +104,10 @@ class IndexingMethods(TensorBase):
         if isinstance(key, tuple):
             return tuple(_plain_key_part(part) for part in key)
         if isinstance(key, list):  # a list of positions (an empty one too) or of bools
-            return _plain_key_part(np.asarray(key) if key else np.zeros(0, dtype=np.int64))
+            positions = np.asarray(key) if key else np.zeros(0, dtype=np.int64)
+            if positions.dtype.kind == "f":  # torch reads Python floats in a list as positions
+                positions = positions.astype(np.int64)
+            return _plain_key_part(positions)
         return _plain_key_part(key)
 
     def gather(self, dim: int, index: Tensor) -> Tensor:
@@ -118,8 +121,8 @@ class IndexingMethods(TensorBase):
             )
         size = self._array.shape[axis] if self.ndim else 1
         positions = index._array
-        if positions.size and (positions.min() < -size or positions.max() >= size):
-            raise RuntimeError(
+        if positions.size and (positions.min() < 0 or positions.max() >= size):
+            raise RuntimeError(  # (gather takes no negative positions, unlike indexing)
                 f"index {int(positions.max() if positions.max() >= size else positions.min())} is "
                 f"out of bounds for dimension {axis} with size {size}"
             )

@@ -18,7 +18,15 @@ import pytest
 import minigrad
 
 from .edge_harness import classify, observe
-from .held_out_cases import FRESH_1, FRESH_2, KNOWN_DIFFERENCES, WORKING_1, WORKING_2
+from .held_out_cases import (
+    FRESH_1,
+    FRESH_2,
+    KNOWN_DIFFERENCES,
+    LATE_1,
+    LATE_2,
+    WORKING_1,
+    WORKING_2,
+)
 from .held_out_defs import functions
 
 torch = pytest.importorskip("torch")
@@ -52,7 +60,7 @@ def _clean_state() -> Iterator[None]:
 
 
 def test_tables_are_big_enough_and_named_once():
-    names = [name for name, _ in WORKING + FRESH_1 + FRESH_2]
+    names = [name for name, _ in WORKING + FRESH_1 + FRESH_2 + LATE_1 + LATE_2]
     assert len(WORKING) >= 700
     assert len(FRESH_1) + len(FRESH_2) >= 300
     assert len(names) == len(set(names))
@@ -79,7 +87,9 @@ def report(table: list[tuple[str, str]]) -> tuple[collections.Counter, list[str]
     return counts, lines
 
 
-@pytest.mark.parametrize("table", [FRESH_1, FRESH_2], ids=["fresh_1", "fresh_2"])
+@pytest.mark.parametrize(
+    "table", [FRESH_1, FRESH_2, LATE_1, LATE_2], ids=["fresh_1", "fresh_2", "late_1", "late_2"]
+)
 def test_fresh_set_meets_the_bounds(table):
     counts, lines = report(table)
     total = sum(counts.values())
@@ -92,7 +102,7 @@ def test_fresh_set_meets_the_bounds(table):
 
 if __name__ == "__main__":
     tables = {"working 1": WORKING_1, "working 2": WORKING_2, "fresh 1": FRESH_1}
-    tables["fresh 2"] = FRESH_2
+    tables.update({"fresh 2": FRESH_2, "late 1": LATE_1, "late 2": LATE_2})
     chosen = sys.argv[1:] or list(tables)
     for title in chosen:
         counts, lines = report(tables[title])
