@@ -7,12 +7,14 @@ Each function gives torch's error where numpy would accept or misread the input.
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 
 from . import dtypes
 
 __all__ = [
+    "SCALAR_OF_GRAD_MESSAGE",
     "check_mask_shapes",
     "check_strides",
     "data_to_array",
@@ -20,6 +22,7 @@ __all__ = [
     "index_message",
     "is_basic_index",
     "type_name",
+    "warn_scalar_of_grad",
 ]
 
 
@@ -29,6 +32,26 @@ def type_name(value: object) -> str:
     if kind.__module__ == "builtins" or kind.__module__.startswith("minigrad"):
         return kind.__name__  # torch's own classes are named without their module: 'Tensor'
     return f"{kind.__module__}.{kind.__name__}"
+
+
+SCALAR_OF_GRAD_MESSAGE = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+
+
+class _Warned:
+    """torch gives the scalar-of-grad warning once per process (TORCH_WARN_ONCE)."""
+
+    scalar_of_grad = False
+
+
+def warn_scalar_of_grad(stacklevel: int) -> None:
+    """torch's warning for float(t) (or a tensor inside tensor([...])) when t requires grad:
+    the number leaves the graph. Once per process, as torch gives it."""
+    if not _Warned.scalar_of_grad:
+        _Warned.scalar_of_grad = True
+        warnings.warn(SCALAR_OF_GRAD_MESSAGE, UserWarning, stacklevel=stacklevel + 1)
 
 
 NEGATIVE_STRIDE_MESSAGE = (
@@ -130,7 +153,11 @@ def _check_nested(data: object, shape: list[int], depth: int, first: object) -> 
     if _is_tensor(data) and depth > 0:
         if data._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if data.requires_grad:  # (torch reads each one as float(t) does, with its warning)
+            warn_scalar_of_grad(stacklevel=5)
         return data._array.reshape(()).item()
+    if depth < len(shape) and shape[depth] == 0 and isinstance(data, (list, tuple)):
+        return []  # torch reads no further once a dim is empty: [[], [1]] is a (2, 0) tensor
     if data is None or isinstance(data, (dict, set)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, str):
@@ -211,6 +238,8 @@ def check_mask_shapes(key: object, shape: tuple[int, ...]) -> None:
         if isinstance(part, (int, np.integer)):
             continue
         if isinstance(part, np.ndarray) and part.dtype == np.bool_:
+            if position + part.ndim > len(left):
+                raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
             covered = left[position : position + part.ndim]
             for index, (mask_size, size) in enumerate(zip(part.shape, covered, strict=False)):
                 if mask_size != size:

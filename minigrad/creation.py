@@ -114,6 +114,10 @@ def _sized(
     if size is not None:
         if shape:
             raise TypeError(f"{what}() got multiple values for argument 'size'")
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(
+                f"{what}(): argument 'size' must be tuple of ints, not {type(size).__name__}"
+            )
         shape = (size,)
     if not shape:
         raise missing_argument(what, "size")
@@ -274,6 +278,9 @@ def full_like(
 ) -> Tensor:
     """`fill_value` everywhere, with `input`'s shape and dtype."""
     options = (dtype, device, requires_grad)
+    kind = input._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, "full_like")
+    if kind.kind in "iu" and isinstance(fill_value, float) and not math.isfinite(fill_value):
+        raise RuntimeError(f"value cannot be converted to type {kind.name}_t without overflow")
     return _like(input, lambda z: np.full_like(z, fill_value), options, "full_like")
 
 
@@ -348,6 +355,10 @@ def arange(
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is not None and dtypes.to_numpy_dtype(dtype, "arange").kind == "b":
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dtype is not None and dtypes.to_numpy_dtype(dtype, "arange").kind in "iu":
+        step = int(step)  # torch counts in the integer dtype: a step of 0.5 becomes 0
+        if step == 0:
+            raise ValueError("step must be nonzero")
     values = np.arange(start, end, step)
     return tensor(
         values if values.dtype.kind != "f" else values.astype(default_float()),

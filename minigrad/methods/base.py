@@ -9,13 +9,13 @@ one (tensor.py, which defines `Tensor`, sits above them).
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dtypes
+from .._convert import warn_scalar_of_grad
 from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
 
@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase"]
 
-SCALAR_OF_GRAD_MESSAGE = (
-    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-    "Consider using tensor.detach() first."
-)
 NUMPY_OF_GRAD_MESSAGE = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
@@ -181,7 +177,7 @@ class TensorBase:
         if self._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad:
-            warnings.warn(SCALAR_OF_GRAD_MESSAGE, UserWarning, stacklevel=2)
+            warn_scalar_of_grad(stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:
