@@ -23,12 +23,20 @@ __all__ = ["ArithmeticMethods"]
 _ROUNDING_MODES = (None, "trunc", "floor")
 
 
-def _comparison(compare: np.ufunc) -> Callable[[TensorBase, object], Tensor]:
-    """A comparison method (`==`, `<`, ...): elementwise, a bool tensor, never recorded."""
+def _comparison(compare: np.ufunc, name: str = "") -> Callable[[TensorBase, object], Tensor]:
+    """A comparison (`==`, `<`, ...): elementwise, a bool tensor, never recorded. The operator
+    hands an unknown operand back to Python (NotImplemented); the named method (`t.eq(x)`,
+    `name`) raises torch's TypeError."""
 
     def method(self: TensorBase, other: object) -> Tensor:
         wrapped = self._wrap(other)
         if wrapped is None:
+            if name:
+                raise TypeError(
+                    f"{name}() received an invalid combination of arguments - got "
+                    f"({type(other).__name__}), but expected one of:\n"
+                    " * (Tensor other)\n * (Number other)"
+                )
             return NotImplemented
         broadcast_shapes(self._array.shape, wrapped._array.shape)
         return self._from_array(compare(self._array, wrapped._array))
@@ -328,12 +336,18 @@ class ArithmeticMethods(TensorBase):
 
     # ---- comparisons (never recorded) -------------------------------------------------------
 
-    __eq__ = eq = _comparison(np.equal)  # type: ignore[assignment]
-    __ne__ = ne = _comparison(np.not_equal)  # type: ignore[assignment]
-    __lt__ = lt = _comparison(np.less)
-    __le__ = le = _comparison(np.less_equal)
-    __gt__ = gt = _comparison(np.greater)
-    __ge__ = ge = _comparison(np.greater_equal)
+    __eq__ = _comparison(np.equal)  # type: ignore[assignment]
+    __ne__ = _comparison(np.not_equal)  # type: ignore[assignment]
+    __lt__ = _comparison(np.less)
+    __le__ = _comparison(np.less_equal)
+    __gt__ = _comparison(np.greater)
+    __ge__ = _comparison(np.greater_equal)
+    eq = _comparison(np.equal, "eq")
+    ne = _comparison(np.not_equal, "ne")
+    lt = _comparison(np.less, "lt")
+    le = _comparison(np.less_equal, "le")
+    gt = _comparison(np.greater, "gt")
+    ge = _comparison(np.greater_equal, "ge")
 
     __hash__ = object.__hash__  # == is elementwise, so hash by identity as torch does
 

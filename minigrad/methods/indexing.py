@@ -94,15 +94,34 @@ class IndexingMethods(TensorBase):
                 )
         value = self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
+        if is_basic_index(plain_key) and self._covers_all(plain_key):
+            self.copy_(value)  # `t[:] = v`, `t[...] = v`: torch copies into t itself
+            return
         if is_basic_index(plain_key):
             self[key].copy_(value)  # a view of the region, then an in-place copy into it
             return
         self._apply_inplace(IndexPutBackward0(plain_key), value)
 
+    def _covers_all(self, key: object) -> bool:
+        """Whether a basic index selects the whole tensor (only full slices and `...`)."""
+        parts = key if isinstance(key, tuple) else (key,)
+        if any(part is None or isinstance(part, (int, np.integer)) for part in parts):
+            return False
+        dims = [part for part in parts if part is not Ellipsis]
+        if len(dims) > self.ndim:
+            return False
+        for part, size in zip(dims, self._array.shape, strict=False):
+            if part.indices(size) != (0, size, 1):
+                return False
+        return True
+
     def _plain_key(self, key: object) -> object:
         """An index with its tensors replaced by their arrays (torch's rule on their dtypes)."""
         if isinstance(key, tuple):
             return tuple(_plain_key_part(part) for part in key)
+        if isinstance(key, list) and len(key) < 32 and any(map(_is_index_part, key)):
+            warnings.warn(NON_TUPLE_INDEX_MESSAGE, UserWarning, stacklevel=3)
+            return self._plain_key(tuple(key))  # torch still reads [[0], [1]] as ([0], [1])
         if isinstance(key, list):  # a list of positions (an empty one too) or of bools
             positions = np.asarray(key) if key else np.zeros(0, dtype=np.int64)
             if positions.dtype.kind == "f":  # torch reads Python floats in a list as positions
@@ -154,6 +173,21 @@ class IndexingMethods(TensorBase):
         return value
 
 
+NON_TUPLE_INDEX_MESSAGE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[minigrad.tensor(seq)], which will result either in an error "
+    "or a different result"
+)
+
+
+def _is_index_part(part: object) -> bool:
+    """A part that makes a short list (under 32 items) a multi-dim index, by torch's old rule
+    taken from numpy: a tensor, a list or tuple, a slice, None or `...`."""
+    kinds = (TensorBase, list, tuple, slice)
+    return isinstance(part, kinds) or part is None or part is Ellipsis
+
+
 # what an index may be made of (besides None and ...)
 _INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
 
@@ -172,7 +206,8 @@ def _plain_key_part(part: object) -> object:
             f"valid indices (got {type(part).__name__})"
         )
     array = part._array if isinstance(part, TensorBase) else part
-    if isinstance(array, np.ndarray) and array.dtype.kind not in "iub":
+    small = isinstance(part, TensorBase) and array.dtype in (np.int8, np.int16)
+    if small or (isinstance(array, np.ndarray) and array.dtype.kind not in "iub"):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if isinstance(array, np.ndarray) and array.dtype == np.uint8:  # torch's old mask dtype
         warnings.warn(

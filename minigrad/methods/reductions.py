@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from .. import dtypes
 from .._shapes import broadcast_shapes, normalize_dims, wrap_dim
 from ..functions import arith, reduce
+from ..grad_mode import is_grad_enabled
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -75,6 +77,13 @@ def _dim_or_axis(method: str, dim: Any, axis: Any) -> Any:
     return dim
 
 
+def _check_grad_dtype(tensor: TensorBase, dtype: Any) -> None:
+    """torch refuses to reduce a tensor that requires grad into an integer dtype."""
+    numpy_dtype = dtypes.to_numpy_dtype(dtype)
+    if tensor.requires_grad and is_grad_enabled() and numpy_dtype.kind != "f":
+        raise RuntimeError(f"Autograd not support dtype: {dtypes.kind_word(numpy_dtype)}")
+
+
 def _check_max_dim(method: str, dim: Any) -> None:
     """torch's TypeError for `max(t, 2.0)`: a number is neither a dim nor another tensor."""
     if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
@@ -111,6 +120,7 @@ class ReductionMethods(TensorBase):
         convert first; `axis` is numpy's name for dim, which torch accepts too)."""
         dim = _dim_or_axis("sum", dim, axis)
         if dtype is not None:
+            _check_grad_dtype(self, dtype)
             return self.to(dtype).sum(dim, keepdim)
         if dim is _NO_DIM:
             _check_no_keepdim("sum", keepdim)
@@ -130,6 +140,7 @@ class ReductionMethods(TensorBase):
         convert first, so `mean(dtype=float64)` of integers works)."""
         dim = _dim_or_axis("mean", dim, axis)
         if dtype is not None:
+            _check_grad_dtype(self, dtype)
             return self.to(dtype).mean(dim, keepdim)
         kind = self.dtype.torch_kind
         if dim is _NO_DIM:

@@ -70,6 +70,8 @@ class ViewMethods(TensorBase):
 
     def reshape(self, *shape: int | Sequence[int]) -> Tensor:
         """Another shape: a view when the memory layout allows, a copy otherwise (as torch)."""
+        if not shape:
+            raise TypeError('reshape() missing 1 required positional arguments: "shape"')
         size = infer_shape(shape_args(shape, "reshape"), self._array.size)
         try:
             np.reshape(self._array, size, copy=False)
@@ -245,6 +247,10 @@ class ViewMethods(TensorBase):
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         """`chunks` pieces along `dim`, as equal as possible (the last may be smaller)."""
+        if isinstance(chunks, bool) or not hasattr(chunks, "__index__"):
+            raise TypeError(
+                f"chunk(): argument 'chunks' (position 1) must be int, not {type(chunks).__name__}"
+            )
         if self.ndim == 0:
             raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
