@@ -131,7 +131,12 @@ def leaky_relu(
     return apply(LeakyReluBackward0(negative_slope), input)
 
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
+def dropout(
+    input: Tensor,  # noqa: A002
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+) -> Tensor:
     """In training, zero each element with probability p and scale the rest by 1 / (1 - p).
 
     Recorded as a multiplication by a random mask (MulBackward0), as in torch, and drawn as
@@ -155,6 +160,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # 
     if order is not None:
         keep[order] = keep.copy()
     mask = keep.reshape(input._array.shape).astype(dtype) / dtype.type(1 - p)
+    if inplace:  # `inplace=True`: the input itself is scaled (a recorded mul_)
+        return input.mul_(Tensor._from_array(mask))
     return input * Tensor._from_array(mask)
 
 
@@ -199,6 +206,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{input.dtype.torch_kind}'")
     if target.dtype != input.dtype and not target.is_floating_point():
         target = target.to(input.dtype)  # torch computes in the promoted (input's float) dtype
+    elif target.dtype != input.dtype and not input.is_floating_point():
+        input = input.to(target.dtype)  # noqa: A001 - an integer input meets a float target
     return apply(MseLossBackward0(reduction), input, target)
 
 

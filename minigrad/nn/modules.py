@@ -497,6 +497,16 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __delitem__(self, index: int | slice) -> None:
+        """Remove the module(s) at `index`; the rest are renumbered from '0' (as torch)."""
+        names = list(self._modules)
+        for name in names[index] if isinstance(index, slice) else [names[index]]:
+            del self._modules[name]
+        kept = list(self._modules.values())  # torch renumbers the rest: '0', '1', ...
+        self._modules.clear()
+        for number, module in enumerate(kept):
+            self._modules[str(number)] = module
+
 
 class ModuleList(Module):
     """A list of modules whose parameters are registered (a plain Python list would hide them)."""
@@ -509,6 +519,12 @@ class ModuleList(Module):
     def append(self, module: Module) -> ModuleList:
         """Add a module at the end; returns self."""
         self.add_module(str(len(self._modules)), module)
+        return self
+
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        """Add several modules at the end; returns self."""
+        for module in modules:
+            self.append(module)
         return self
 
     def __getitem__(self, index: int | slice) -> Module | ModuleList:
@@ -707,11 +723,18 @@ class Identity(Module):
 
 
 class ReLU(Module):
-    """max(x, 0), elementwise."""
+    """max(x, 0), elementwise (`inplace=True`: written into the input, relu_)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """max(input, 0)."""
-        return input.relu()
+        return F.relu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):
@@ -725,33 +748,36 @@ class Tanh(Module):
 class LeakyReLU(Module):
     """x for x > 0, negative_slope * x otherwise."""
 
-    def __init__(self, negative_slope: float = 0.01) -> None:
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
         super().__init__()
         self.negative_slope = negative_slope
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """leaky_relu(input)."""
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}"
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"negative_slope={self.negative_slope}{inplace}"
 
 
 class Dropout(Module):
     """Zeroes random elements while training (scaling the rest); does nothing after eval()."""
 
-    def __init__(self, p: float = 0.5) -> None:
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0 <= p <= 1:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """dropout(input, p, self.training)."""
-        return F.dropout(input, self.p, self.training)
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"p={self.p}, inplace=False"
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Sigmoid(Module):
