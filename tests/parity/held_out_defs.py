@@ -189,9 +189,107 @@ def functions(lib: Any) -> dict[str, Any]:  # noqa: C901 - one small class per b
             grad[index] = grad_value
             return grad
 
+    class WrongShapeGrad(Function):
+        """backward returns a gradient of the wrong shape."""
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return lib.ones(5)
+
+    class AddOneInPlace(Function):
+        """Changes its input in place and says so with mark_dirty."""
+
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    class AddOneNoDirty(Function):
+        """Changes its input in place without mark_dirty."""
+
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    class MulSetup(Function):
+        """y = x * k in the setup_context style (forward takes no ctx)."""
+
+        @staticmethod
+        def forward(x, k):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * ctx.k, None
+
+    class OnceSquare(Function):
+        """x * x with a backward marked once_differentiable."""
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @lib.autograd.function.once_differentiable
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 2 * x
+
+    class NoMaterialize(Function):
+        """Two outputs; set_materialize_grads(False), so an unused output's gradient is None."""
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, grad_a, grad_b):
+            total = grad_a * 2 if grad_a is not None else None
+            if grad_b is not None:
+                total = grad_b * 3 if total is None else total + grad_b * 3
+            return total
+
+    class NoneGrad(Function):
+        """backward returns None for an input that requires grad."""
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None
+
     return {
         cls.__name__: cls
         for cls in (
+            WrongShapeGrad,
+            AddOneInPlace,
+            AddOneNoDirty,
+            MulSetup,
+            OnceSquare,
+            NoMaterialize,
+            NoneGrad,
             ScaleBy,
             ScaleByOneGrad,
             TooMany,

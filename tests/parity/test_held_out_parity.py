@@ -19,6 +19,8 @@ import minigrad
 
 from .edge_harness import classify, observe
 from .held_out_cases import (
+    FOURTH_1,
+    FOURTH_2,
     FRESH_1,
     FRESH_2,
     KNOWN_DIFFERENCES,
@@ -60,7 +62,8 @@ def _clean_state() -> Iterator[None]:
 
 
 def test_tables_are_big_enough_and_named_once():
-    names = [name for name, _ in WORKING + FRESH_1 + FRESH_2 + LATE_1 + LATE_2]
+    later = FRESH_1 + FRESH_2 + LATE_1 + LATE_2 + FOURTH_1 + FOURTH_2
+    names = [name for name, _ in WORKING + later]
     assert len(WORKING) >= 700
     assert len(FRESH_1) + len(FRESH_2) >= 300
     assert len(names) == len(set(names))
@@ -88,7 +91,9 @@ def report(table: list[tuple[str, str]]) -> tuple[collections.Counter, list[str]
 
 
 @pytest.mark.parametrize(
-    "table", [FRESH_1, FRESH_2, LATE_1, LATE_2], ids=["fresh_1", "fresh_2", "late_1", "late_2"]
+    "table",
+    [FRESH_1, FRESH_2, LATE_1, LATE_2, FOURTH_1, FOURTH_2],
+    ids=["fresh_1", "fresh_2", "late_1", "late_2", "fourth_1", "fourth_2"],
 )
 def test_fresh_set_meets_the_bounds(table):
     counts, lines = report(table)
@@ -103,6 +108,7 @@ def test_fresh_set_meets_the_bounds(table):
 if __name__ == "__main__":
     tables = {"working 1": WORKING_1, "working 2": WORKING_2, "fresh 1": FRESH_1}
     tables.update({"fresh 2": FRESH_2, "late 1": LATE_1, "late 2": LATE_2})
+    tables.update({"fourth 1": FOURTH_1, "fourth 2": FOURTH_2})
     chosen = sys.argv[1:] or list(tables)
     for title in chosen:
         counts, lines = report(tables[title])
