@@ -6,6 +6,7 @@ Each function gives torch's error where numpy would accept or misread the input.
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 
@@ -16,6 +17,7 @@ from . import dtypes
 __all__ = [
     "SCALAR_OF_GRAD_MESSAGE",
     "check_mask_shapes",
+    "check_number_fits",
     "check_strides",
     "data_to_array",
     "expand_basic_index",
@@ -52,6 +54,30 @@ def warn_scalar_of_grad(stacklevel: int) -> None:
     if not _Warned.scalar_of_grad:
         _Warned.scalar_of_grad = True
         warnings.warn(SCALAR_OF_GRAD_MESSAGE, UserWarning, stacklevel=stacklevel + 1)
+
+
+# the C type names torch's overflow message uses for each integer dtype
+_C_TYPE_NAMES = {
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+    "uint8": "uint8_t",
+}
+
+
+def check_number_fits(value: object, dtype: np.dtype) -> None:
+    """torch's check when a Python number is written into an integer tensor (`t[i] = v`,
+    `full_like`): nan, inf and numbers out of the dtype's range are refused. uint8 takes a
+    negative number down to -255 (it wraps around, as in torch)."""
+    if dtype.kind not in "iu" or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    limits = np.iinfo(dtype)
+    low = -int(limits.max) if dtype.kind == "u" else int(limits.min)
+    if not (math.isfinite(value) and low <= value <= limits.max):
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_TYPE_NAMES[dtype.name]} without overflow"
+        )
 
 
 NEGATIVE_STRIDE_MESSAGE = (

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import dtypes, random
-from ._convert import check_strides, data_to_array, type_name
+from ._convert import check_number_fits, check_strides, data_to_array, type_name
 from ._device import check_device
 from ._shapes import check_sizes, shape_args
 from .dtypes import default_float
@@ -279,8 +279,7 @@ def full_like(
     """`fill_value` everywhere, with `input`'s shape and dtype."""
     options = (dtype, device, requires_grad)
     kind = input._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, "full_like")
-    if kind.kind in "iu" and isinstance(fill_value, float) and not math.isfinite(fill_value):
-        raise RuntimeError(f"value cannot be converted to type {kind.name}_t without overflow")
+    check_number_fits(fill_value, kind)
     return _like(input, lambda z: np.full_like(z, fill_value), options, "full_like")
 
 

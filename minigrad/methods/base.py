@@ -54,7 +54,8 @@ class TensorBase:
         if isinstance(value, TensorBase):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
-            wrapped = self._from_array(np.array(value, dtype=self._array.dtype))
+            with np.errstate(over="ignore"):  # 1e5 in float16 is inf, silently as in torch
+                wrapped = self._from_array(np.array(value, dtype=self._array.dtype))
             wrapped._wrapped_number = True
             return wrapped
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
@@ -62,7 +63,8 @@ class TensorBase:
                 return None
             dtype = dtypes.scalar_dtype(value, self._array.dtype)
             if dtype.kind == "f":
-                return self._number(np.array(value, dtype=dtype))
+                with np.errstate(over="ignore"):
+                    return self._number(np.array(value, dtype=dtype))
             return self._number(np.asarray(value).astype(dtype))  # ints wrap, as torch
         if isinstance(value, np.ndarray):
             if self.requires_grad:

@@ -3,7 +3,6 @@ masks), `t[key] = value`, gather and masked_fill."""
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import TYPE_CHECKING
 
@@ -11,6 +10,7 @@ import numpy as np
 
 from .._convert import (
     check_mask_shapes,
+    check_number_fits,
     expand_basic_index,
     index_message,
     is_basic_index,
@@ -86,16 +86,15 @@ class IndexingMethods(TensorBase):
             raise TypeError(
                 f"can't assign a {type_name(value)} to a minigrad.{self.dtype.tensor_type}"
             )
-        if isinstance(value, float) and self._array.dtype.kind in "iu":
-            limits = np.iinfo(self._array.dtype)
-            if not (math.isfinite(value) and limits.min <= value <= limits.max):
-                raise RuntimeError(
-                    f"value cannot be converted to type {self._array.dtype.name}_t without overflow"
-                )
+        check_number_fits(value, self._array.dtype)
         value = self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
         if is_basic_index(plain_key) and self._covers_all(plain_key):
-            self.copy_(value)  # `t[:] = v`, `t[...] = v`: torch copies into t itself
+            # `t[:] = v`, `t[...] = v`: torch writes into t itself, a 0-d value by fill_
+            if value.ndim == 0 and self.ndim != 0:
+                self.fill_(value)
+            else:
+                self.copy_(value)
             return
         if is_basic_index(plain_key):
             self[key].copy_(value)  # a view of the region, then an in-place copy into it
