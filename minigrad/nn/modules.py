@@ -117,6 +117,7 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers", set())  # left out of state_dict
         for registry in _HOOK_REGISTRIES:
             object.__setattr__(self, registry, OrderedDict())
 
@@ -179,23 +180,51 @@ class Module:
                 return
         object.__delattr__(self, name)
 
+    def _check_new_name(self, kind: str, name: object, registry: dict) -> None:
+        """torch's checks on the name of a new parameter, buffer or module: a string without
+        dots, not empty, and not already an attribute of another kind."""
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+        if "." in name:
+            got = f", got: {name}" if kind == "module" else ""
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter (or a None placeholder, like Linear's bias when bias=False)."""
-        if param is None:
-            self._forget(name)
-            self._parameters[name] = None
-        else:
-            setattr(self, name, param)
+        self._check_new_name("parameter", name, self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                "(minigrad.nn.Parameter or None required)"
+            )
+        self._forget(name)
+        self._parameters[name] = param
 
-    def register_buffer(self, name: str, tensor: Tensor | None) -> None:
-        """Add a tensor that is part of the state (state_dict) but is not trained."""
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a tensor that is part of the state but is not trained (`persistent=False`: kept
+        out of state_dict)."""
+        self._check_new_name("buffer", name, self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                "(minigrad Tensor or None required)"
+            )
         self._forget(name)
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a submodule under `name`."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_new_name("module", name, self._modules)
         self._forget(name)
         self._modules[name] = module
 
@@ -315,9 +344,10 @@ class Module:
         """
         state: OrderedDict[str, Tensor] = OrderedDict()
         for module_name, module in self.named_modules(prefix.rstrip(".")):
+            skipped = module._non_persistent_buffers
             for registry in (module._parameters, module._buffers):
                 for name, value in registry.items():
-                    if value is not None:
+                    if value is not None and not (registry is module._buffers and name in skipped):
                         key = f"{module_name}.{name}" if module_name else name
                         state[key] = value if keep_vars else value.detach()
         return state
@@ -526,6 +556,18 @@ class ModuleList(Module):
         for module in modules:
             self.append(module)
         return self
+
+    def insert(self, index: int, module: Module) -> None:
+        """Put `module` before position `index`; the modules are renumbered '0', '1', ..."""
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for number, each in enumerate(modules):
+            self.add_module(str(number), each)
+
+    def __add__(self, other: Iterable[Module]) -> ModuleList:
+        """A new ModuleList with this one's modules, then `other`'s."""
+        return ModuleList([*self, *other])
 
     def __getitem__(self, index: int | slice) -> Module | ModuleList:
         modules = list(self._modules.values())
