@@ -9,8 +9,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JUPYTER := $(VENV)/bin/jupyter
 
-# The same settings for `make notebooks` and for nbval in `make test` (scripts/test.sh), so
-# stored outputs are produced the way they are checked.
+# How notebooks run (scripts/course.py, which `make notebooks`, `make test` and `make check-rerun`
+# use; a test keeps these equal): exported here for `make lab` too, so a learner's kernel hashes
+# strings as the stored outputs were made.
 export PYTHONHASHSEED := 0
 export NB_CELL_TIMEOUT ?= 120
 # Inside a venv, prefer its kernels and settings over ones in the user's home directory.
@@ -19,9 +20,10 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 PORT ?= 8888
 NB ?=
+BENCH_ARGS ?=
 
-.PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
-.PHONY: slides site student reset
+.PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
+.PHONY: slides site student reset lite
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -40,21 +42,21 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 	@bash scripts/test.sh
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb), zh too
-	@$(PY) scripts/run_notebooks.py $(NB)
+	@$(PY) -m scripts.run_notebooks $(NB)
 	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
-	@$(PY) scripts/slides_metadata.py $(NB)
+	@$(PY) -m scripts.slides_metadata $(NB)
 	@# The metadata script adds notes cells, so the md/ twins are written again after it.
-	@$(PY) scripts/notebook_pairs.py sync --from-notebooks $(NB)
+	@$(PY) -m scripts.notebook_pairs sync --from-notebooks $(NB)
 	@# The Chinese edition last: notebooks/zh/ built from the finished English notebooks and
 	@# translations/zh/*.md (their cells, metadata and notes), then executed the same way.
-	@$(PY) scripts/translations.py build --execute $(NB)
+	@$(PY) -m scripts.translations build --execute $(NB)
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
-	$(PY) scripts/check_rerun.py $(NB)
+	$(PY) -m scripts.check_rerun $(NB)
 
 # No setup first: setup installs from the lock, and a stale lock is what `make lock` repairs.
 lock:  ## resolve requirements.txt afresh and write the exact versions to requirements.lock
-	@$(if $(wildcard $(PY)),$(PY),python3) scripts/lock.py write
+	@$(if $(wildcard $(PY)),$(PY),python3) -m scripts.lock write
 
 upgrade:  ## make lock, reinstall, re-execute the notebooks, show what changed
 	@$(MAKE) --no-print-directory lock
@@ -66,25 +68,34 @@ figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs c
 	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh
 	$(PY) figures/build.py
 
-bench: setup  ## run the benchmarks
-	$(PY) benchmarks/run.py
+bench: setup  ## run the benchmarks (BENCH_ARGS="--readme --install-peers" to pass options)
+	$(PY) -m benchmarks $(BENCH_ARGS)
 
-test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
+bench-quick: setup  ## the benchmarks with fewer rounds (a few minutes; writes no results)
+	$(PY) -m benchmarks --quick $(BENCH_ARGS)
+
+test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site in Chromium
 	bash scripts/setup_browser.sh
 	bash scripts/setup_classroom.sh
+	@$(MAKE) --no-print-directory lite
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
 slides: setup  ## offline reveal.js slides of every notebook -> build/slides/
 	@bash scripts/setup_classroom.sh
-	$(PY) scripts/build_slides.py
+	$(PY) -m scripts.build_slides
 
 site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/site/
 	@bash scripts/setup_classroom.sh
-	$(PY) scripts/build_site.py
+	$(PY) -m scripts.build_site
+
+# ---- zero install (issue 27): the course in the browser; Open in Colab (scripts.colab) ----
+lite: setup  ## the course in the browser, no install (JupyterLite, Pyodide) -> build/lite/
+	@bash scripts/setup_lite.sh
+	$(PY) -m scripts.build_lite $(LITE_OPTIONS)
 
 student: setup  ## copies of the notebooks with outputs cleared -> build/student/
-	$(PY) scripts/student_copies.py
+	$(PY) -m scripts.student_copies
 
 reset:  ## restore one notebook as committed: make reset NB=02_detach (or a path)
 	@bash scripts/reset_notebook.sh "$(NB)"
@@ -93,5 +104,5 @@ clean:  ## remove build output and caches (keeps .venv)
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
 
-distclean: clean  ## clean, and remove .venv too
-	rm -rf $(VENV)
+distclean: clean  ## clean, and remove .venv (and .venv-lite) too
+	rm -rf $(VENV) .venv-lite

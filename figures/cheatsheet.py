@@ -26,7 +26,7 @@ PICTURES = [
     ("data_compare.svg", "d = out.data: same memory, its own version counter"),
 ]
 COLUMNS = ["", "memory", "version counter", "requires_grad · is_leaf · grad_fn", "the graph"]
-# (code, memory, version counter, flags, graph): the facts of GUIDE.md section 1.
+# (code, memory, version counter, flags, graph): what notebooks 02-05 show (docs/cheatsheet.md).
 ROWS = [
     (
         "c = x.detach()",

@@ -13,7 +13,7 @@ warnings as errors (-W), offline. Steps:
 3. check the result: one page per notebook, no script or style sheet from http(s)://, and
    every <img> has a real alt text (not empty, not a file name).
 
-Usage: python scripts/build_site.py [--out DIR] [--notebooks DIR] [--slides DIR]
+Usage: python -m scripts.build_site [--out DIR] [--notebooks DIR] [--slides DIR]
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from scripts import course
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -56,7 +58,7 @@ _ALT = re.compile(r"""\balt\s*=\s*("([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 def notebooks(root: Path = NOTEBOOKS) -> list[Path]:
     """Every notebook under root, subfolders included (checkpoints excluded)."""
-    return sorted(p for p in root.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return course.find_notebooks([root])
 
 
 def without_speaker_notes(text: str) -> str:

@@ -10,7 +10,7 @@ Everything a deck loads comes from build/slides/_static/, copied from vendor/nod
 writing, every deck is checked: at least MIN_SLIDES slides and no script or style sheet from
 http(s)://. Slide types come from cell metadata written by scripts/slides_metadata.py.
 
-Usage: python scripts/build_slides.py [--out DIR] [--notebooks DIR] [NOTEBOOK ...]
+Usage: python -m scripts.build_slides [--out DIR] [--notebooks DIR] [NOTEBOOK ...]
 """
 
 from __future__ import annotations
@@ -27,13 +27,14 @@ import time
 from html.parser import HTMLParser
 from pathlib import Path
 
+from docs._ext.course_alt_text import alt_for_svg  # the site's alt text, for the slides too
+from scripts import course
+
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 VENDOR = REPO / "vendor" / "node_modules"
 TEMPLATES = REPO / "docs" / "slides_template"
 MIN_SLIDES = 8
-sys.path.insert(0, str(REPO / "docs" / "_ext"))
-from course_alt_text import alt_for_svg  # noqa: E402 (the site's alt text, for the slides too)
 
 # What _static/ holds: (source inside vendor/node_modules, target inside _static).
 ASSETS = [
@@ -52,12 +53,7 @@ def find_decks(paths: list[str], root: Path = NOTEBOOKS) -> list[Path]:
     """The notebooks to turn into slides: the named ones, or all under root but the solutions."""
     if paths:
         return [Path(p).resolve() for p in paths]
-    found = [
-        nb
-        for nb in root.rglob("*.ipynb")
-        if ".ipynb_checkpoints" not in nb.parts and not nb.stem.endswith("_solutions")
-    ]
-    return sorted(found)
+    return [nb for nb in course.find_notebooks([root]) if not nb.stem.endswith("_solutions")]
 
 
 def copy_assets(static: Path) -> None:

@@ -2,9 +2,9 @@
 
 Run it after notebooks change (it is idempotent: a second run changes nothing):
 
-    python scripts/slides_metadata.py            # write metadata into notebooks/**/*.ipynb
-    python scripts/slides_metadata.py --check    # exit 1 if any notebook is not up to date
-    python scripts/slides_metadata.py notebooks/02_detach.ipynb   # only these files
+    python -m scripts.slides_metadata            # write metadata into notebooks/**/*.ipynb
+    python -m scripts.slides_metadata --check    # exit 1 if any notebook is not up to date
+    python -m scripts.slides_metadata notebooks/02_detach.ipynb   # only these files
 
 Each cell's `metadata.slideshow.slide_type` follows from the cell alone and the cells before it
 in the same slide, by these rules (in order):
@@ -40,6 +40,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+
+from scripts import course
 
 REPO = Path(__file__).resolve().parent.parent
 NOTES_DIR = REPO / "docs" / "speaker_notes"
@@ -181,13 +183,7 @@ def is_generated(nb: dict) -> bool:
 
 def find_notebooks(paths: list[str]) -> list[Path]:
     """Notebooks named on the command line, or every notebook under notebooks/ (recursively)."""
-    roots = [Path(p) for p in paths] or [REPO / "notebooks"]
-    found: set[Path] = set()
-    for root in roots:
-        for nb in [root] if root.is_file() else root.rglob("*.ipynb"):
-            if ".ipynb_checkpoints" not in nb.parts:
-                found.add(nb)
-    return sorted(found)
+    return course.find_notebooks([Path(p) for p in paths] or [course.NOTEBOOKS])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         names = ", ".join(p.name for p in stale)
         print(f"slideshow metadata missing or stale in: {names}")
-        print("fix: run `python scripts/slides_metadata.py` and commit the notebooks")
+        print("fix: run `python -m scripts.slides_metadata` and commit the notebooks")
         return 1
     return 0
 

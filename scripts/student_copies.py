@@ -2,11 +2,11 @@
 
 Each notebook under notebooks/ (subfolders too) is copied with every output and execution count
 cleared and the teacher's speaker-notes cells removed, so students predict before they run. The
-helper files next to the notebooks (course_checks.py, ...) are copied as they are. Solutions
+helper files next to the notebooks (course_checks/, ...) are copied as they are. Solutions
 are copied too unless --no-solutions is given (hand them out after the exercises).
 The result is also zipped to build/student.zip for uploading to a learning platform.
 
-Usage: python scripts/student_copies.py [--out DIR] [--no-solutions]
+Usage: python -m scripts.student_copies [--out DIR] [--no-solutions]
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ import shutil
 import sys
 from pathlib import Path
 
+from scripts import course
+
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 NOTES_TAG = "speaker-notes"  # see scripts/slides_metadata.py
-SKIP_PARTS = {".ipynb_checkpoints", "__pycache__"}
+SKIP_PARTS = {course.CHECKPOINTS, "__pycache__"}
 
 
 def clean(nb: dict) -> dict:

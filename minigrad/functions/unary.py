@@ -20,8 +20,9 @@ class WhereBackward0(Node):
     """where(condition, self, other) -- self: where(condition, grad, 0);
     other: where(condition, 0, grad) (the bool condition gets no gradient)."""
 
+    saves = (("condition", 0, None),)
+
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("condition", 0)
         result = np.where(condition, a, b)
         if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype != b.dtype:
             return result.astype(result_dtype(a, b), copy=False)  # torch's promotion
@@ -53,8 +54,9 @@ class ExpBackward0(Node):
 class LogBackward0(Node):
     """log(self) -- self: grad / self."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         with np.errstate(**_QUIET):
             return np.log(a.astype(float_dtype(a), copy=False))
 
@@ -66,8 +68,9 @@ class LogBackward0(Node):
 class Log1PBackward0(Node):
     """log1p(self) = log(1 + self), accurate near 0 -- self: grad / (self + 1)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         with np.errstate(**_QUIET):
             return np.log1p(a.astype(float_dtype(a), copy=False))
 
@@ -104,9 +107,9 @@ class SigmoidBackwardBackward0(Node):
     of SigmoidBackward0 as an op of its own, as in torch, so it can be differentiated again --
     grad_output: grad * output * (1 - output); output: grad * grad_output * (1 - 2 * output)."""
 
+    saves = (("grad_output", 0, 1), ("output", 1, None))
+
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
-        self.save("grad_output", 0, for_input=1)
-        self.save("output", 1)
         local = np.subtract(1, output, out=np.empty_like(output))  # in one new array
         local *= output
         local *= grad_output
@@ -151,8 +154,9 @@ class ThresholdBackwardBackward0(Node):
     formula as an op of its own, as in torch, so the gradient of a gradient stays connected to
     relu's output -- grad_output: the same rule; self: zeros (flat almost everywhere)."""
 
+    saves = (("self", 1, 0),)
+
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
-        self.save("self", 1, for_input=0)
         # `<= 0` rather than `> 0`: a nan passes its gradient through, as in torch
         return np.where(output <= 0, 0, grad_output).astype(grad_output.dtype, copy=False)
 
@@ -188,8 +192,9 @@ def sign_or_zero(values: np.ndarray) -> np.ndarray:
 class AbsBackward0(Node):
     """abs(self) -- self: grad * sgn(self) (0 at 0 and at nan, as in torch)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.abs(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -211,13 +216,14 @@ class SignBackward0(Node):
 class ClampBackward1(Node):
     """clamp(self, min, max) -- self: grad where min <= self <= max, else 0."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, low: float | None, high: float | None) -> None:
         if low is None and high is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         self.low, self.high = low, high
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         dtype = a.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
@@ -242,10 +248,9 @@ class ClampBackward0(Node):
     """clamp(self, min, max) with tensor bounds (a missing one is +-inf here) -- self: grad
     where min <= self <= max; min: grad where self < min; max: grad where self > max."""
 
+    saves = (("self", 0, None), ("min", 1, None), ("max", 2, None))
+
     def forward(self, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("min", 1)
-        self.save("max", 2)
         dtype = result_dtype(a, low, high)
         return np.minimum(np.maximum(a, low), high).astype(dtype, copy=False)
 

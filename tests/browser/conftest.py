@@ -43,7 +43,7 @@ SERVER_START_TIMEOUT = 60.0
 SERVER_STOP_TIMEOUT = 15.0
 API_TIMEOUT = 10.0
 
-# Flags that keep Chromium quiet on a closed network (measured in GUIDE.md section 6).
+# Flags that keep Chromium quiet on a closed network (no updates, sync or background requests).
 # Playwright adds --headless itself when launched with headless=True.
 CHROMIUM_FLAGS = [
     "--no-sandbox",

@@ -1,7 +1,7 @@
 """The classroom edition in a real browser: one slide deck and the course website.
 
 Both are built for this test from a temporary copy of the notebooks with fresh slide metadata
-(scripts/slides_metadata.py), then served by a local http.server on 127.0.0.1 and opened in
+(scripts.slides_metadata), then served by a local http.server on 127.0.0.1 and opened in
 Debian's headless Chromium (the `chromium_browser` fixture of conftest.py). Every request the
 pages make must stay on that server: the slides and the site are meant to work offline.
 Screenshots go to build/screenshots/classroom_*.png.
@@ -47,9 +47,10 @@ def classroom_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     notebooks = base / "notebooks"
     shutil.copytree(REPO / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_*"))
     steps = [
-        ["scripts/slides_metadata.py", str(notebooks)],
+        ["-m", "scripts.slides_metadata", str(notebooks)],
         [
-            "scripts/build_slides.py",
+            "-m",
+            "scripts.build_slides",
             "--out",
             str(base / "slides"),
             "--notebooks",
@@ -57,7 +58,8 @@ def classroom_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             str(notebooks / f"{DECK}.ipynb"),
         ],
         [
-            "scripts/build_site.py",
+            "-m",
+            "scripts.build_site",
             "--out",
             str(base / "www"),
             "--notebooks",
@@ -70,7 +72,7 @@ def classroom_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         done = subprocess.run(
             [sys.executable, *step], cwd=REPO, capture_output=True, text=True, timeout=BUILD_TIMEOUT
         )
-        assert done.returncode == 0, f"{step[0]} failed:\n{done.stdout}\n{done.stderr}"
+        assert done.returncode == 0, f"{step[1]} failed:\n{done.stdout}\n{done.stderr}"
     handler = functools.partial(_QuietHandler, directory=str(base / "www"))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
