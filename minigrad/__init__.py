@@ -18,11 +18,13 @@ it; README.md "Reading minigrad" says the same):
 """
 
 from . import autograd, data, nn, optim, random
+from ._device import device
 from ._format import set_printoptions
 from .creation import (
     arange,
     empty,
     empty_like,
+    eye,
     from_numpy,
     full,
     full_like,
@@ -118,7 +120,6 @@ from .grad_mode import (
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,
-    set_detect_anomaly,
     set_grad_enabled,
 )
 from .random import Generator
@@ -129,7 +130,10 @@ __version__ = "0.1.0"
 bool = bool_  # noqa: A001 - torch's name for the dtype is `bool`
 float = float32  # noqa: A001 - torch.float is float32
 double = float64
+half = float16
 long = int64
+int = int32  # noqa: A001 - torch.int is int32
+short = int16
 default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
@@ -153,12 +157,14 @@ __all__ = [
     "default_generator",
     "detach",
     "div",
+    "device",
     "double",
     "DType",
     "empty",
     "empty_like",
     "enable_grad",
     "equal",
+    "eye",
     "exp",
     "flatten",
     "float",
@@ -172,8 +178,10 @@ __all__ = [
     "Generator",
     "get_default_dtype",
     "get_rng_state",
+    "half",
     "inference_mode",
     "initial_seed",
+    "int",
     "int16",
     "int32",
     "int64",
@@ -186,6 +194,7 @@ __all__ = [
     "log",
     "log1p",
     "long",
+    "short",
     "manual_seed",
     "masked_fill",
     "matmul",
@@ -215,7 +224,6 @@ __all__ = [
     "round",
     "seed",
     "set_default_dtype",
-    "set_detect_anomaly",
     "set_grad_enabled",
     "set_printoptions",
     "set_rng_state",

@@ -6,24 +6,91 @@ Each function gives torch's error where numpy would accept or misread the input.
 
 from __future__ import annotations
 
+import math
+import re
+import warnings
+
 import numpy as np
 
 from . import dtypes
 
 __all__ = [
+    "SCALAR_OF_GRAD_MESSAGE",
     "check_mask_shapes",
+    "check_number_fits",
+    "check_strides",
     "data_to_array",
     "expand_basic_index",
     "index_message",
     "is_basic_index",
     "type_name",
+    "warn_scalar_of_grad",
 ]
 
 
 def type_name(value: object) -> str:
     """torch.typename: 'float', 'numpy.ndarray'."""
     kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    if kind.__module__ == "builtins" or kind.__module__.startswith("minigrad"):
+        return kind.__name__  # torch's own classes are named without their module: 'Tensor'
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+SCALAR_OF_GRAD_MESSAGE = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+
+
+class _Warned:
+    """torch gives the scalar-of-grad warning once per process (TORCH_WARN_ONCE)."""
+
+    scalar_of_grad = False
+
+
+def warn_scalar_of_grad(stacklevel: int) -> None:
+    """torch's warning for float(t) (or a tensor inside tensor([...])) when t requires grad:
+    the number leaves the graph. Once per process, as torch gives it."""
+    if not _Warned.scalar_of_grad:
+        _Warned.scalar_of_grad = True
+        warnings.warn(SCALAR_OF_GRAD_MESSAGE, UserWarning, stacklevel=stacklevel + 1)
+
+
+# the C type names torch's overflow message uses for each integer dtype
+_C_TYPE_NAMES = {
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+    "uint8": "uint8_t",
+}
+
+
+def check_number_fits(value: object, dtype: np.dtype) -> None:
+    """torch's check when a Python number is written into an integer tensor (`t[i] = v`,
+    `full_like`): nan, inf and numbers out of the dtype's range are refused. uint8 takes a
+    negative number down to -255 (it wraps around, as in torch)."""
+    if dtype.kind not in "iu" or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    limits = np.iinfo(dtype)
+    low = -int(limits.max) if dtype.kind == "u" else int(limits.min)
+    if not (math.isfinite(value) and low <= value <= limits.max):
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_TYPE_NAMES[dtype.name]} without overflow"
+        )
+
+
+NEGATIVE_STRIDE_MESSAGE = (
+    "At least one stride in the given numpy array is negative, and tensors with negative "
+    "strides are not currently supported. (You can probably work around this by making a "
+    "copy of your array  with array.copy().) "
+)
+
+
+def check_strides(array: np.ndarray) -> None:
+    """torch's ValueError for a numpy array read backwards (`a[::-1]`): it has no such tensors."""
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(NEGATIVE_STRIDE_MESSAGE)
 
 
 def data_to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
@@ -34,16 +101,19 @@ def data_to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
     """
     if isinstance(data, (np.ndarray, np.generic)):
         dtypes.from_numpy_dtype(data.dtype)  # refuses dtypes we do not support
+        if isinstance(data, np.ndarray):
+            check_strides(data)
         array = np.array(data)  # numpy arrays and scalars keep their dtype, as in torch
         return array if dtype is None else array.astype(dtypes.to_numpy_dtype(dtype))
-    _check_python_data(data)
+    data = _check_python_data(data)
     array = np.array(data)
     if dtype is not None:
         if array.dtype.kind not in "fiub":
             _refuse_kind(array, data)
-        return np.array(data, dtype=dtypes.to_numpy_dtype(dtype))
+        return _exact(data, dtypes.to_numpy_dtype(dtype))
     if array.dtype.kind == "f":
-        return array.astype(dtypes.default_float())
+        with np.errstate(over="ignore"):  # 1e40 is inf in float32, silently as in torch
+            return array.astype(dtypes.default_float())
     if array.dtype.kind in "iu":
         if array.dtype == np.uint64:
             raise ValueError("Overflow when unpacking long long")
@@ -54,14 +124,38 @@ def data_to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
     raise AssertionError  # not reached
 
 
+def _exact(data: object, numpy_dtype: np.dtype) -> np.ndarray:
+    """Python numbers as `numpy_dtype`: torch refuses an integer that does not fit (and a nan or
+    inf for an integer dtype), where numpy would wrap or fail with its own words."""
+    try:
+        with np.errstate(over="ignore"):
+            array = np.array(data, dtype=numpy_dtype)
+    except (OverflowError, ValueError):
+        array = None
+    if numpy_dtype.kind in "iu" and array is not None:  # (to bool, anything nonzero is True)
+        exact = np.array(data, dtype=object)
+        if array.ndim == 0 and isinstance(data, int):
+            return np.array(data % 2 ** (8 * numpy_dtype.itemsize), dtype=numpy_dtype)
+        if exact.size and not all(
+            isinstance(v, (bool, float)) or int(v) == int(w)
+            for v, w in zip(exact.flat, array.flat, strict=True)
+        ):
+            array = None
+    if array is None:
+        name = dtypes.from_numpy_dtype(numpy_dtype).name
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return array
+
+
 def _refuse_kind(array: np.ndarray, data: object) -> None:
     if array.dtype.kind == "O":
         raise ValueError("Overflow when unpacking long long")
     raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
 
 
-def _check_python_data(data: object) -> None:
-    """torch's errors for data numpy would accept or misread (None, strings, ragged lists).
+def _check_python_data(data: object) -> object:
+    """torch's errors for data numpy would accept or misread (None, strings, ragged lists);
+    returns the data with one-element tensors inside lists replaced by their values.
 
     Like torch, the shape is read off the first element at each depth, and every list must
     have that length at its depth.
@@ -71,10 +165,25 @@ def _check_python_data(data: object) -> None:
     while isinstance(first, (list, tuple)):
         shape.append(len(first))
         first = first[0] if first else None
-    _check_nested(data, shape, 0)
+    if _is_tensor(first) and first.ndim > 0:  # [tensor([1]), tensor([2])] is [1, 2] to torch
+        shape.extend(first.shape)
+    return _check_nested(data, shape, 0, first)
 
 
-def _check_nested(data: object, shape: list[int], depth: int) -> None:
+def _is_tensor(value: object) -> bool:
+    """A minigrad tensor (known by what it has: this module sits below the Tensor class)."""
+    return hasattr(value, "_array") and hasattr(value, "item")
+
+
+def _check_nested(data: object, shape: list[int], depth: int, first: object) -> object:
+    if _is_tensor(data) and depth > 0:
+        if data._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if data.requires_grad:  # (torch reads each one as float(t) does, with its warning)
+            warn_scalar_of_grad(stacklevel=5)
+        return data._array.reshape(()).item()
+    if depth < len(shape) and shape[depth] == 0 and isinstance(data, (list, tuple)):
+        return []  # torch reads no further once a dim is empty: [[], [1]] is a (2, 0) tensor
     if data is None or isinstance(data, (dict, set)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     if isinstance(data, str):
@@ -83,15 +192,24 @@ def _check_nested(data: object, shape: list[int], depth: int) -> None:
         raise ValueError("Overflow when unpacking long long")
     if not isinstance(data, (list, tuple)):
         if depth < len(shape):
+            if not isinstance(data, (int, float, complex, np.number, np.bool_, range)):
+                raise TypeError("not a sequence")
             raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} (got 0)")
-        return
+        if isinstance(data, bytes):
+            raise TypeError("new(): invalid data type 'bytes'")
+        if not isinstance(data, (int, float, complex, np.number, np.bool_, np.ndarray, range)):
+            raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+        return data
     if any(isinstance(item, str) for item in data):
         raise ValueError("too many dimensions 'str'")
+    if depth >= len(shape) and depth > 0:  # a list where the first element had a number
+        if isinstance(first, float):
+            raise TypeError(f"must be real number, not {type(data).__name__}")
+        raise TypeError(f"'{type(data).__name__}' object cannot be interpreted as an integer")
     if depth >= len(shape) or len(data) != shape[depth]:
         expected = shape[depth] if depth < len(shape) else 0
         raise ValueError(f"expected sequence of length {expected} at dim {depth} (got {len(data)})")
-    for item in data:
-        _check_nested(item, shape, depth + 1)
+    return [_check_nested(item, shape, depth + 1, first) for item in data]
 
 
 # ---- index keys --------------------------------------------------------------------------------
@@ -146,6 +264,8 @@ def check_mask_shapes(key: object, shape: tuple[int, ...]) -> None:
         if isinstance(part, (int, np.integer)):
             continue
         if isinstance(part, np.ndarray) and part.dtype == np.bool_:
+            if position + part.ndim > len(left):
+                raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
             covered = left[position : position + part.ndim]
             for index, (mask_size, size) in enumerate(zip(part.shape, covered, strict=False)):
                 if mask_size != size:
@@ -164,4 +284,12 @@ def index_message(numpy_message: str, shape: tuple[int, ...]) -> str:
     message = numpy_message.replace("axis", "dimension")
     if message.startswith("too many indices"):
         return f"too many indices for tensor of dimension {len(shape)}"
+    if message.startswith("shape mismatch: indexing arrays"):  # numpy's shapes, torch's words
+        shapes = re.findall(r"\(([\d, ]*)\)", message)
+        listed = ", ".join(
+            "[" + ", ".join(n for n in found.split(",") if n.strip()) + "]" for found in shapes
+        )
+        return (
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}"
+        )
     return message

@@ -15,6 +15,16 @@ __all__ = ["Size", "broadcast_shapes", "infer_shape", "normalize_dims", "shape_a
 class Size(tuple):
     """A tensor's shape: a tuple that prints like `minigrad.Size([2, 3])`."""
 
+    def __new__(cls, sizes: object = ()) -> Size:
+        sizes = tuple(sizes)  # type: ignore[arg-type]
+        for position, n in enumerate(sizes):
+            if not hasattr(n, "__index__"):
+                raise TypeError(
+                    f"minigrad.Size() takes an iterable of 'int' (item {position} is "
+                    f"'{type(n).__name__}')"
+                )
+        return super().__new__(cls, (operator.index(n) for n in sizes))
+
     def __repr__(self) -> str:
         return f"minigrad.Size({list(self)})"
 
@@ -89,8 +99,9 @@ def shape_args(args: tuple, what: str = "view") -> tuple[int, ...]:
         if isinstance(n, bool) or not hasattr(n, "__index__"):
             if packed or len(items) > 1:
                 raise TypeError(
-                    f"{what}(): argument 'size' (position 1) must be tuple of ints, but found "
-                    f"element of type {type(n).__name__} at pos {position}"
+                    f"{what}(): argument 'size' failed to unpack the object at pos "
+                    f'{position + 1} with error "type must be tuple of ints,but got '
+                    f'{type(n).__name__}"'
                 )
             raise TypeError(
                 f"{what}(): argument 'size' (position 1) must be tuple of ints, not "

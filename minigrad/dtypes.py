@@ -35,6 +35,16 @@ class DType:
         return self.numpy.kind == "f"
 
     @property
+    def is_signed(self) -> bool:
+        """False for uint8 and bool, True for the others."""
+        return self.numpy.kind in "if"
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return self.numpy.itemsize
+
+    @property
     def tensor_type(self) -> str:
         """torch's legacy type name, as the version error prints it: 'FloatTensor'."""
         return f"{self.torch_kind}Tensor"
@@ -83,7 +93,11 @@ def get_default_dtype() -> DType:
 
 def set_default_dtype(dtype: DType) -> None:
     """Make Python floats become `dtype` in new tensors (float16, float32 or float64)."""
-    if not isinstance(dtype, DType) or not dtype.is_floating_point:
+    if not isinstance(dtype, DType):
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type"
+        )
+    if not dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _Defaults.float_dtype = dtype.numpy
 

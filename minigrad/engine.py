@@ -205,7 +205,8 @@ class _Walk:
             node.accumulate(grad, owned=node in self.buffers.owned)
             if leaf._post_accumulate_hooks is not None:
                 for hook in list(leaf._post_accumulate_hooks.values()):
-                    hook(leaf)
+                    if hook(leaf) is not None:
+                        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
     def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
         """Add each input's gradient to what waits at the node it goes to; a next node that has
@@ -325,6 +326,10 @@ def _node_hooks(hooks: dict, args: tuple, values: Sequence[Any], count: int) -> 
                     f"hook '{name}' has returned an incorrect number of values (got "
                     f"{len(replaced)}, but expected {count})"
                 )
+            if any(
+                old is None and new is not None for old, new in zip(result, replaced, strict=True)
+            ):
+                raise RuntimeError("can't replace a None gradient with a non-None value")
             wrapped[0] = tuple(replaced)
             result = list(replaced)
     if as_arrays:

@@ -4,9 +4,13 @@ several tensors (CatBackward0, StackBackward0)."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from ._convert import type_name
 from ._shapes import wrap_dim
 from .functions import views
 from .methods.reductions import MaxResult
@@ -76,6 +80,16 @@ def _tensor(value: object, name: str, function: str) -> Tensor:
     return value
 
 
+def _other(value: object, function: str) -> object:
+    """The second operand of a function form (`minigrad.add(t, other)`): a tensor or a number,
+    with torch's TypeError (position 2) for anything else."""
+    if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+        raise TypeError(
+            f"{function}(): argument 'other' (position 2) must be Tensor, not {type_name(value)}"
+        )
+    return value
+
+
 def is_tensor(value: object) -> bool:
     """True for a minigrad Tensor."""
     return isinstance(value, Tensor)
@@ -86,7 +100,7 @@ def numel(input: Tensor) -> int:  # noqa: A002 - torch's argument names, here an
     return _tensor(input, "input", "numel").numel()
 
 
-def clone(input: Tensor) -> Tensor:  # noqa: A002
+def clone(input: Tensor, *, memory_format: object = None) -> Tensor:  # noqa: A002
     """A copy in new memory, still in the graph (CloneBackward0)."""
     return _tensor(input, "input", "clone").clone()
 
@@ -98,22 +112,22 @@ def detach(input: Tensor) -> Tensor:  # noqa: A002
 
 def add(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
     """input + alpha * other."""
-    return _tensor(input, "input", "add").add(other, alpha=alpha)
+    return _tensor(input, "input", "add").add(_other(other, "add"), alpha=alpha)
 
 
 def sub(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
     """input - alpha * other."""
-    return _tensor(input, "input", "sub").sub(other, alpha=alpha)
+    return _tensor(input, "input", "sub").sub(_other(other, "sub"), alpha=alpha)
 
 
 def mul(input: Tensor, other: object) -> Tensor:  # noqa: A002
     """input * other."""
-    return _tensor(input, "input", "mul").mul(other)
+    return _tensor(input, "input", "mul").mul(_other(other, "mul"))
 
 
 def div(input: Tensor, other: object, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
     """input / other (rounding_mode 'trunc' or 'floor' rounds the quotient)."""
-    return _tensor(input, "input", "div").div(other, rounding_mode=rounding_mode)
+    return _tensor(input, "input", "div").div(_other(other, "div"), rounding_mode=rounding_mode)
 
 
 def pow(input: Tensor, exponent: object) -> Tensor:  # noqa: A001, A002
@@ -128,6 +142,10 @@ def neg(input: Tensor) -> Tensor:  # noqa: A002
 
 def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Matrix product (1-D, 2-D and batched)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"matmul(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
     return _tensor(input, "input", "matmul").matmul(other)
 
 
@@ -195,6 +213,12 @@ def where(condition: Tensor, input: object = None, other: object = None) -> Any:
     condition = _tensor(condition, "condition", "where")
     if input is None and other is None:
         return tuple(Tensor(i) for i in condition._array.nonzero())
+    if input is None or other is None:
+        given = ", ".join(type(v).__name__ for v in (condition, input, other) if v is not None)
+        raise TypeError(
+            f"where() received an invalid combination of arguments - got ({given}), but "
+            "expected one of:\n (see help(minigrad.where))"
+        )
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             input = Tensor(input)
@@ -289,9 +313,9 @@ def reshape(input: Tensor, shape: Sequence[int]) -> Tensor:  # noqa: A002
     return _tensor(input, "input", "reshape").reshape(shape)
 
 
-def flatten(input: Tensor) -> Tensor:  # noqa: A002
-    """All elements in one dimension."""
-    return _tensor(input, "input", "flatten").flatten()
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
+    """Dims start_dim..end_dim (all by default) merged into one."""
+    return _tensor(input, "input", "flatten").flatten(start_dim, end_dim)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:  # noqa: A002
@@ -334,11 +358,31 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:  # no
     return _tensor(input, "input", "chunk").chunk(chunks, dim)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Concatenate tensors along an existing dimension (CatBackward0)."""
-    tensors = list(tensors)
+def _tensor_list(tensors: object, function: str) -> list[Tensor]:
+    """The tensors of cat/stack: a list or tuple of tensors, with torch's TypeErrors."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{function}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}"
+        )
+    for position, item in enumerate(tensors):
+        if not isinstance(item, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {position} in argument 0, but got "
+                f"{type(item).__name__}"
+            )
+    return list(tensors)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None) -> Tensor:
+    """Concatenate tensors along an existing dimension (CatBackward0). As in torch, a 1-D
+    empty tensor may be mixed with tensors of any shape: it is left out."""
+    tensors = _tensor_list(tensors, "cat")
+    dim = dim if axis is None else axis
     if not tensors:
         raise ValueError("minigrad.cat(): expected a non-empty list of Tensors")
+    if any(item.ndim != 1 for item in tensors):
+        tensors = [item for item in tensors if item.shape != (0,)] or tensors[:1]
     for position, item in enumerate(tensors):
         if item.ndim == 0:
             raise RuntimeError(
@@ -363,7 +407,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Stack tensors along a new dimension (StackBackward0)."""
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for entry, item in enumerate(tensors):

@@ -95,7 +95,8 @@ class SavedAttribute:
         if node is None:
             return self
         if self.name not in node.saved_names:
-            return None
+            # a number the node keeps as a plain attribute (pow's exponent), else nothing
+            return None if self.raw else node.__dict__.get(self.name)
         return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
 
 
@@ -232,7 +233,10 @@ class Node:
             return saved.owner
         if saved.is_output:
             return tensors.rebuild(saved, self)
-        return tensors.wrap(saved.array.copy())  # a number written next to a tensor
+        array = saved.array.copy()  # a number written next to a tensor (torch: in 64 bits)
+        if array.dtype.kind in "fiu":
+            array = array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
+        return tensors.wrap(array)
 
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
@@ -256,6 +260,12 @@ class Node:
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Gradients for the inputs, given the gradient of the output."""
         raise NotImplementedError(f"{self.name()} has no backward formula")
+
+    def __call__(self, *grads: Any) -> tuple[Any, ...]:
+        """`node(grad)`: this node's backward formula on tensors, as torch's nodes are called."""
+        arrays = [grad._array for grad in grads]
+        result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
+        return tuple(None if value is None else tensors.wrap(value) for value in result)
 
     # An op that can write its result straight into its first input's memory (add, sub, mul)
     # defines `forward_into(a, *others)`: what `add_` and friends run when nothing is recorded.

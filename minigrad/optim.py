@@ -10,6 +10,7 @@ torch's "modified by an inplace operation" error, exactly as in torch. (Updating
 from __future__ import annotations
 
 import math
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -71,6 +72,14 @@ class Optimizer:
                 )
             if not param.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        if len({id(p) for p in group["params"]}) != len(group["params"]):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this "
+                "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                UserWarning,
+                stacklevel=3,
+            )
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(
@@ -181,11 +190,11 @@ class SGD(Optimizer):
         *,
         maximize: bool = False,
     ) -> None:
-        if lr < 0:
+        if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0:
+        if momentum < 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0:
+        if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
@@ -245,14 +254,14 @@ class Adam(Optimizer):
         *,
         maximize: bool = False,
     ) -> None:
-        if lr < 0:
+        if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0:
+        if eps < 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
         for index, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
-        if weight_decay < 0:
+        if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         defaults = {
             "lr": lr,

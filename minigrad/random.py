@@ -73,6 +73,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import _device
+from ._device import check_device
 from .dtypes import kind_word
 
 __all__ = [
@@ -150,10 +152,9 @@ class Generator:
     stream: `g = minigrad.Generator().manual_seed(1)` then `minigrad.randn(3, generator=g)`.
     """
 
-    def __init__(self, device: str = "cpu") -> None:
-        if str(device) != "cpu":
-            raise RuntimeError(f"minigrad has only CPU generators, not {device!r}")
-        self.device = "cpu"
+    def __init__(self, device: object = "cpu") -> None:
+        check_device(device, "Generator")
+        self.device = _device.device("cpu")
         self._engine = np.random.MT19937(0)  # its state is replaced by manual_seed
         self.manual_seed(DEFAULT_SEED)
 
@@ -267,6 +268,41 @@ _default = Generator()
 def default_generator() -> Generator:
     """The generator minigrad's random functions use when they are given none."""
     return _default
+
+
+# ---- torch.random's functions: the default generator's seed and state ------------------------
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator (randn, rand, randint, randperm, nn init, dropout); return it.
+
+    After `manual_seed(s)` every random function gives the numbers torch gives after
+    `torch.manual_seed(s)`, bit for bit.
+    """
+    return _default.manual_seed(int(seed))  # type: ignore[call-overload]
+
+
+def seed() -> int:
+    """Seed the default generator from the operating system; return that seed."""
+    return _default.seed()
+
+
+def initial_seed() -> int:
+    """The seed the default generator was last started from."""
+    return _default.initial_seed()
+
+
+def get_rng_state() -> object:
+    """The default generator's state: a uint8 tensor of 5056 bytes, laid out as torch's."""
+    return _default.get_state()
+
+
+def set_rng_state(new_state: object) -> None:
+    """Restore the default generator's state from `get_rng_state()` (or torch's)."""
+    array = getattr(new_state, "_array", None)  # a tensor (this module sits below Tensor)
+    if array is None:
+        raise TypeError(f"expected a minigrad.ByteTensor, but got {type(new_state).__name__}")
+    _default.set_state(array)
 
 
 def seed_from(generator: Generator | None = None) -> int:

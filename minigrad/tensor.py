@@ -33,6 +33,7 @@ import numpy as np
 
 from . import dtypes, graph
 from ._convert import data_to_array, type_name
+from ._device import device
 from ._format import dtype_suffix, format_tensor
 from ._shapes import Size
 from .engine import run_backward
@@ -54,6 +55,7 @@ __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
 _tensor_serials = itertools.count()
 _NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 # where the frames of minigrad itself and of Python's standard library come from
+_CPU = device("cpu")
 _NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])
 
 NON_LEAF_GRAD_WARNING = (
@@ -532,10 +534,17 @@ class Tensor(
     def requires_grad(self, flag: bool) -> None:
         if not isinstance(flag, bool):
             raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None:  # the attribute refuses even True on a non-leaf
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set requires_grad on a leaf, in place; returns self."""
+        if type(requires_grad) is not bool:
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -603,6 +612,10 @@ class Tensor(
                     "tensor are the same size"
                 )
         self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
 
     def retain_grad(self) -> None:
         """Ask backward to fill `.grad` of this non-leaf tensor too."""
@@ -716,12 +729,15 @@ class Tensor(
 
     # ---- conversion --------------------------------------------------------------------------
 
-    def numpy(self) -> np.ndarray:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
         """The numbers as a numpy array sharing this tensor's memory (no copy).
 
-        Refused for a tensor that requires grad while grad mode is on (as torch does).
+        Refused for a tensor that requires grad while grad mode is on (as torch does), unless
+        `force=True` (torch's shortcut for `detach().numpy()`).
         """
-        if self.requires_grad and _state.enabled:
+        if type(force) is not bool:
+            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
+        if self.requires_grad and _state.enabled and not force:
             raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
         return self._array
 
@@ -750,9 +766,9 @@ class Tensor(
         return self
 
     @property
-    def device(self) -> str:
-        """Always 'cpu'."""
-        return "cpu"
+    def device(self) -> device:
+        """Always `device(type='cpu')`."""
+        return _CPU
 
     def data_ptr(self) -> int:
         """The address of this tensor's first element (views point inside their base's memory)."""

@@ -26,6 +26,7 @@ whose `name()` (what pictures, repr and messages show) is `SquareBackward`.
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +40,12 @@ from ..tensor import Tensor
 from ..versions import SavedTensor
 
 __all__ = ["Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
+
+
+DIRTY_NOT_INPUT_MESSAGE = (
+    "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
+    "been mutated should be passed to ctx.mark_dirty()."
+)
 
 
 class FunctionCtx:
@@ -149,9 +156,9 @@ class FunctionNode(FunctionCtx, Node):
         self, index: int, argument: tuple[tuple[int, ...], np.dtype], grad: Any, on_arrays: bool
     ) -> Any:
         if not isinstance(grad, Tensor):
-            raise TypeError(
-                f"function {self.name()} returned a gradient of type {type(grad).__name__} at "
-                f"position {index}; expected a Tensor or None"
+            raise RuntimeError(
+                f"expected Variable or None (got {type(grad).__name__}). Function "
+                f"{self.name()} returned it as the gradient at position {index}."
             )
         shape, dtype = argument
         if grad._array.shape != shape and not _sums_to(grad._array.shape, shape):
@@ -194,6 +201,20 @@ class Function:
 
     setup_context: Callable[..., None] | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are "
+            "all static, so you should invoke them on the class itself.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method: `YourFunction.apply(x)`."
+        )
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward, and record one node for it when some tensor input requires grad."""
@@ -206,6 +227,9 @@ class Function:
                 cls.setup_context(node, args, outputs)
             else:
                 outputs = cls.forward(node, *args, **kwargs)
+        for tensor in node.dirty:
+            if not any(tensor is a for a in args):
+                warnings.warn(DIRTY_NOT_INPUT_MESSAGE, UserWarning, stacklevel=2)
         results = outputs if isinstance(outputs, tuple) else (outputs,)
         results = tuple(_output(node, args, result, recording) for result in results)
         if recording:

@@ -13,17 +13,14 @@ __all__ = ["backward", "grad"]
 
 
 def _listed(value: Any) -> list[Any]:
-    """One tensor, or a list or tuple of them, as a list."""
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+    """One tensor, or any iterable of them, as a list (None: Python's TypeError, as torch)."""
+    return [value] if isinstance(value, Tensor) else list(value)
 
 
 def _grads_for(outputs: list[Tensor], grad_outputs: Any) -> list[Tensor | None]:
     grads = [None] * len(outputs) if grad_outputs is None else _listed(grad_outputs)
     if len(grads) != len(outputs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output: got {len(grads)} grad_outputs for "
-            f"{len(outputs)} outputs"
-        )
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for given in grads:
         if given is not None and not isinstance(given, Tensor):
             raise TypeError(
@@ -65,6 +62,8 @@ def grad(
             "allow_unused=False."
         )
     inputs_list = _listed(inputs)
+    if not inputs_list:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     outputs_list = _listed(outputs)
     grads = _grads_for(outputs_list, grad_outputs)
     captured = run_tensor_backward(

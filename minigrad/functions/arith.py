@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dtypes import float_dtype, result_dtype
+from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node
 from .formulas import constant, record, zeros_like
 from .unary import LogBackward0, WhereBackward0
@@ -77,7 +77,8 @@ class RsubBackward1(Node):
         self.number = number
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        return (self.number - a).astype(a.dtype, copy=False)
+        # the number's category may be higher: 1.5 - int tensor is float32, as in torch
+        return (self.number - a).astype(scalar_dtype(self.number, a.dtype), copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (-grad,)
@@ -180,8 +181,11 @@ class PowBackward1(Node):
     saves_result = True
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        dtype = result_dtype(a, b)
+        if dtype.kind in "iu" and (b < 0).any():
+            return integer_power(a, b, dtype)
         with np.errstate(**_QUIET):
-            return np.power(a, b, dtype=result_dtype(a, b))
+            return np.power(a, b, dtype=dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         a, b = self.unpack("self"), self.unpack("exponent")
@@ -196,6 +200,52 @@ class PowBackward1(Node):
                     WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * log_a
                 )
         return grad_a, grad_b
+
+
+def integer_power(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Integers to integer powers, some negative: numpy refuses; torch gives the integer part of
+    the true value (1 for a base of 1, +-1 for -1, 0 for any other base; 0 ** -n is 0 too)."""
+    a, b = np.asarray(a).astype(dtype), np.asarray(b).astype(dtype)
+    positive = np.power(a, np.maximum(b, 0))
+    odd = (b % 2) == 1
+    negative = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(b < 0, negative, positive).astype(dtype)
+
+
+class MaximumBackward0(Node):
+    """maximum(self, other) -- self: grad where self > other, grad / 2 where they tie;
+    other: the same with the roles swapped (`minigrad.max(a, b)`)."""
+
+    saves = (("self", 0, None), ("other", 1, None))
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _promoted(np.maximum, a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        a, b = self.unpack("self"), self.unpack("other")
+        half = grad / 2
+        return (
+            record(WhereBackward0(), a == b, half, record(WhereBackward0(), a > b, grad, 0.0)),
+            record(WhereBackward0(), a == b, half, record(WhereBackward0(), b > a, grad, 0.0)),
+        )
+
+
+class MinimumBackward0(Node):
+    """minimum(self, other) -- self: grad where self < other, grad / 2 where they tie;
+    other: the same with the roles swapped (`minigrad.min(a, b)`)."""
+
+    saves = (("self", 0, None), ("other", 1, None))
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _promoted(np.minimum, a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        a, b = self.unpack("self"), self.unpack("other")
+        half = grad / 2
+        return (
+            record(WhereBackward0(), a == b, half, record(WhereBackward0(), a < b, grad, 0.0)),
+            record(WhereBackward0(), a == b, half, record(WhereBackward0(), b < a, grad, 0.0)),
+        )
 
 
 class PowBackward2(Node):

@@ -53,6 +53,16 @@ class FillBackward2(Node):
         return (zeros_like(grad),)
 
 
+class FillBackward3(Node):
+    """fill_(self, value) for a 0-d tensor value -- self: zeros_like(grad); value: grad.sum()."""
+
+    def forward(self, before: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.full_like(before, value)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return zeros_like(grad), grad  # (summed down to the 0-d value's shape by the engine)
+
+
 class ZeroBackward0(FillBackward2):
     """zero_(self) -- self: zeros_like(grad)."""
 

@@ -5,9 +5,12 @@ picture as one node, exactly where torch puts it."""
 from __future__ import annotations
 
 import math
+import warnings
+from typing import Any
 
 import numpy as np
 
+from .._shapes import wrap_dim
 from ..dtypes import kind_word
 from ..graph import Node
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
@@ -116,6 +119,28 @@ class LeakyReluBackward0(Node):
         return (record(WhereBackward0(), positive, grad, grad * self.negative_slope),)
 
 
+def softmax_dim(ndim: int, dim: int | None, name: str) -> int:
+    """The dim of a softmax: torch's rule when none is given (with its deprecation warning)."""
+    if dim is None:
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+            "include dim=X as an argument.",
+            UserWarning,
+            stacklevel=4,
+        )
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return wrap_dim(dim, ndim)
+
+
+def check_softmax_input(input: Any, dim: int | None, name: str) -> None:  # noqa: A002
+    """torch has no integer softmax kernel (its message names the kernel it looked for)."""
+    array = input._array
+    if array.dtype.kind != "f":
+        last = dim is None or array.ndim == 0 or wrap_dim(dim, array.ndim) == array.ndim - 1
+        kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{kind_word(array.dtype)}'")
+
+
 class SoftmaxBackward0(Node):
     """softmax(self, dim) -- self: result * (grad - (grad * result).sum(dim, keepdim=True))."""
 
@@ -128,8 +153,11 @@ class SoftmaxBackward0(Node):
         x = _float(a)
         if x.ndim == 0:
             return np.ones_like(x)
-        shifted = np.exp(x - x.max(axis=self.dim, keepdims=True))  # no overflow for large x
-        return shifted / shifted.sum(axis=self.dim, keepdims=True)
+        if x.size == 0:
+            return x.copy()
+        with np.errstate(invalid="ignore"):  # inf - inf is nan, quietly, as in torch
+            shifted = np.exp(x - x.max(axis=self.dim, keepdims=True))  # no overflow for large x
+            return shifted / shifted.sum(axis=self.dim, keepdims=True)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")
@@ -150,9 +178,12 @@ class LogSoftmaxBackward0(Node):
         x = _float(a)
         if x.ndim == 0:
             return np.zeros_like(x)
+        if x.size == 0:
+            return x.copy()
         top = x.max(axis=self.dim, keepdims=True)
-        log_total = np.log(np.exp(x - top).sum(axis=self.dim, keepdims=True))
-        return x - top - log_total
+        with np.errstate(invalid="ignore", divide="ignore"):  # all -inf: nan, as in torch
+            log_total = np.log(np.exp(x - top).sum(axis=self.dim, keepdims=True))
+            return x - top - log_total
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         softmax_values = record(ExpBackward0(), self.unpack("result"))

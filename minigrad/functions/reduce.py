@@ -247,7 +247,9 @@ class VarBackward0(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         count = math.prod(a.shape[i] for i in self.axes)
-        centered = a - a.mean(axis=self.axes, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):  # the mean of nothing is nan
+            mean = np.add.reduce(a, axis=self.axes, keepdims=True) / count
+        centered = a - mean
         squares = np.add.reduce(centered * centered, axis=self.axes, keepdims=self.keepdim)
         with np.errstate(invalid="ignore", divide="ignore"):  # N - correction <= 0: inf or nan
             return np.asarray(squares / max(count - self.correction, 0), dtype=a.dtype)
@@ -275,8 +277,11 @@ class StdBackward0(VarBackward0):
             return np.sqrt(super().forward(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        result = self.unpack("result")
         with np.errstate(invalid="ignore", divide="ignore"):
-            return super().backward(grad / (2 * self.unpack("result")))
+            # where the deviation is 0 torch gives 0, not 0 / 0
+            scaled = record(WhereBackward0(), result == 0, 0.0, grad / (2 * result))
+            return super().backward(scaled)
 
 
 class LinalgVectorNormBackward0(Node):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import float_dtype
+from ..dtypes import float_dtype, result_dtype
 from ..graph import Node
 from .formulas import cast, constant, record, zeros_like
 
@@ -23,7 +23,10 @@ class WhereBackward0(Node):
     saves = (("condition", 0, None),)
 
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.where(condition, a, b)
+        result = np.where(condition, a, b)
+        if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype != b.dtype:
+            return result.astype(result_dtype(a, b), copy=False)  # torch's promotion
+        return result
 
     def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray | None, np.ndarray | None]:
         condition = self.unpack("condition")
@@ -143,8 +146,28 @@ class ReluBackward0(Node):
         return np.maximum(a, 0).astype(a.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(ThresholdBackwardBackward0(), grad, self.unpack("result")),)
+
+
+class ThresholdBackwardBackward0(Node):
+    """threshold_backward(grad_output, self, 0) = grad_output where self > 0, else 0: relu's
+    formula as an op of its own, as in torch, so the gradient of a gradient stays connected to
+    relu's output -- grad_output: the same rule; self: zeros (flat almost everywhere)."""
+
+    saves = (("self", 1, 0),)
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
         # `<= 0` rather than `> 0`: a nan passes its gradient through, as in torch
-        return (record(WhereBackward0(), self.unpack("result") <= 0, 0.0, grad),)
+        return np.where(output <= 0, 0, grad_output).astype(grad_output.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        return (
+            record(ThresholdBackwardBackward0(), grad, self.unpack("self"))
+            if need_grad_output
+            else None,
+            zeros_like(grad) if need_output else None,
+        )
 
 
 class SqrtBackward0(Node):
@@ -182,6 +205,8 @@ class SignBackward0(Node):
     """sign(self) -- self: zeros_like(grad) (flat almost everywhere)."""
 
     def forward(self, a: np.ndarray) -> np.ndarray:
+        if a.dtype.kind == "f":  # torch's sign of nan is 0, numpy's nan
+            return np.where(np.isnan(a), 0, np.sign(a)).astype(a.dtype, copy=False)
         return np.sign(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -202,6 +227,8 @@ class ClampBackward1(Node):
         dtype = a.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
+        elif dtype.kind == "b":
+            dtype = np.dtype(np.int64)  # an int bound makes a bool tensor int64
         return np.clip(a.astype(dtype, copy=False), self.low, self.high).astype(dtype, copy=False)
 
     def inside(self, a: np.ndarray) -> np.ndarray:
@@ -215,6 +242,28 @@ class ClampBackward1(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * constant(self.inside, self.unpack("self")),)
+
+
+class ClampBackward0(Node):
+    """clamp(self, min, max) with tensor bounds (a missing one is +-inf here) -- self: grad
+    where min <= self <= max; min: grad where self < min; max: grad where self > max."""
+
+    saves = (("self", 0, None), ("min", 1, None), ("max", 2, None))
+
+    def forward(self, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+        dtype = result_dtype(a, low, high)
+        return np.minimum(np.maximum(a, low), high).astype(dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        a, low, high = self.unpack("self"), self.unpack("min"), self.unpack("max")
+        # clamp is minimum(maximum(self, min), max): max wins where max(self, min) > max
+        to_high = (a > high) | (low > high)
+        to_low = (a < low) & ~to_high
+        return (
+            record(WhereBackward0(), to_low | to_high, 0.0, grad),
+            record(WhereBackward0(), to_low, grad, 0.0),
+            record(WhereBackward0(), to_high, grad, 0.0),
+        )
 
 
 class RoundBackward0(Node):
@@ -245,7 +294,8 @@ class ToCopyBackward0(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         self.source_dtype = a.dtype
-        return a.astype(self.dtype)
+        with np.errstate(invalid="ignore", over="ignore"):  # nan and inf to int: as torch, quietly
+            return a.astype(self.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (cast(grad, self.source_dtype),)

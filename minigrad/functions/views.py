@@ -358,6 +358,10 @@ class SplitBackward0(Node):
 # ---- gather and masked_fill: copies that pick or replace elements ----------------------------
 
 
+class SplitWithSizesBackward0(SplitBackward0):
+    """split(self, [sizes], dim): pieces of the listed sizes, each a view -- self: as split's."""
+
+
 class GatherBackward0(Node):
     """gather(self, dim, index) -- self: zeros with grad added at index along dim."""
 

@@ -3,6 +3,7 @@ bitwise operators & | ^ ~, and where."""
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -22,12 +23,20 @@ __all__ = ["ArithmeticMethods"]
 _ROUNDING_MODES = (None, "trunc", "floor")
 
 
-def _comparison(compare: np.ufunc) -> Callable[[TensorBase, object], Tensor]:
-    """A comparison method (`==`, `<`, ...): elementwise, a bool tensor, never recorded."""
+def _comparison(compare: np.ufunc, name: str = "") -> Callable[[TensorBase, object], Tensor]:
+    """A comparison (`==`, `<`, ...): elementwise, a bool tensor, never recorded. The operator
+    hands an unknown operand back to Python (NotImplemented); the named method (`t.eq(x)`,
+    `name`) raises torch's TypeError."""
 
     def method(self: TensorBase, other: object) -> Tensor:
         wrapped = self._wrap(other)
         if wrapped is None:
+            if name:
+                raise TypeError(
+                    f"{name}() received an invalid combination of arguments - got "
+                    f"({type(other).__name__}), but expected one of:\n"
+                    " * (Tensor other)\n * (Number other)"
+                )
             return NotImplemented
         broadcast_shapes(self._array.shape, wrapped._array.shape)
         return self._from_array(compare(self._array, wrapped._array))
@@ -55,21 +64,49 @@ def _bitwise(ufunc: np.ufunc, torch_name: str) -> Callable[[TensorBase, object],
     return method
 
 
+BOOL_SUBTRACTION_MESSAGE = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+# the kernel torch names when both sides of a matrix product are bool, by their dims
+_BOOL_KERNELS = {(2, 2): "addmm_impl_cpu_", (2, 1): "addmv_impl_cpu", (1, 1): "dot"}
+_BOOL_KERNELS[(1, 2)] = "addmm_impl_cpu_"
+
+
+def _check_bool_subtraction(a: TensorBase, b: TensorBase) -> None:
+    """torch refuses `-` with a bool tensor on either side (two bools have their own words)."""
+    a_bool, b_bool = a._array.dtype.kind == "b", b._array.dtype.kind == "b"
+    if a_bool and b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+            "`^` or `logical_xor()` operator instead."
+        )
+    if a_bool or b_bool:
+        raise RuntimeError(BOOL_SUBTRACTION_MESSAGE)
+
+
+def _check_alpha(a: TensorBase, b: TensorBase, alpha: object) -> None:
+    """torch's check that an integer (or bool) sum is not scaled by a float alpha."""
+    if isinstance(alpha, float) and "f" not in (a._array.dtype.kind, b._array.dtype.kind):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
 class ArithmeticMethods(TensorBase):
     """+ - * / ** @ // % and their named forms; comparisons; & | ^ ~; where."""
 
     def add(self, other: object, alpha: float = 1) -> Tensor:
         """self + alpha * other."""
-        return self._binary(arith.AddBackward0(alpha), self._operand(other, "add"))
+        other = self._operand(other, "add")
+        _check_alpha(self, other, alpha)
+        return self._binary(arith.AddBackward0(alpha), other)
 
     def sub(self, other: object, alpha: float = 1) -> Tensor:
         """self - alpha * other."""
         other = self._operand(other, "sub")
-        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-                "`^` or `logical_xor()` operator instead."
-            )
+        _check_bool_subtraction(self, other)
+        _check_alpha(self, other, alpha)
         return self._binary(arith.SubBackward0(alpha), other)
 
     def mul(self, other: object) -> Tensor:
@@ -94,11 +131,15 @@ class ArithmeticMethods(TensorBase):
     def floor_divide(self, other: object) -> Tensor:
         """floor(self / other), elementwise (`//`); not differentiable, as in torch."""
         other = self._operand(other, "floor_divide")
+        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
         return self._binary(arith.NotDifferentiable("floor_divide", arith.floor_divide), other)
 
     def remainder(self, other: object) -> Tensor:
         """self - floor(self / other) * other (`%`, the sign of other, as Python's)."""
         other = self._operand(other, "remainder")
+        if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
+            raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
         if other._wrapped_number:
             return self._apply(arith.RemainderBackward0(other._array), self)
         return self._binary(arith.RemainderBackward1(), other)
@@ -107,7 +148,15 @@ class ArithmeticMethods(TensorBase):
         """self ** exponent (a number or a tensor)."""
         if isinstance(exponent, (numbers.Real, np.number)) and not isinstance(exponent, TensorBase):
             return self._apply(arith.PowBackward0(exponent), self)
-        return self._binary(arith.PowBackward1(), self._operand(exponent, "pow"))
+        if not isinstance(exponent, (TensorBase, np.ndarray)):
+            raise TypeError(
+                "pow() received an invalid combination of arguments - got "
+                f"({type(exponent).__name__}), but expected one of:\n (see help(minigrad.pow))"
+            )
+        exponent = self._operand(exponent, "pow")
+        if self._array.dtype.kind == "b" and exponent._array.dtype.kind == "b":
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        return self._binary(arith.PowBackward1(), exponent)
 
     def matmul(self, other: object) -> Tensor:
         """Matrix product, with the node torch records for each pair of shapes: mm, mv, dot, and
@@ -119,6 +168,9 @@ class ArithmeticMethods(TensorBase):
                 "both arguments to matmul need to be at least 1D, but they are "
                 f"{a.ndim}D and {b.ndim}D"
             )
+        if a._array.dtype.kind == "b" and b._array.dtype.kind == "b":
+            kernel = "bmm" if a.ndim > 2 or b.ndim > 2 else _BOOL_KERNELS[(a.ndim, b.ndim)]
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
         if a.ndim > 2 or b.ndim > 2:
             return _batched_matmul(a, b)
         if a.ndim == 2 and b.ndim == 2:
@@ -178,6 +230,9 @@ class ArithmeticMethods(TensorBase):
         wrapped = other if isinstance(other, TensorBase) else self._wrap(other)
         if wrapped is None:
             return NotImplemented
+        if type(other) is float and not math.isfinite(other):
+            with np.errstate(invalid="ignore"):  # 0 * inf is nan, quietly, as in torch
+                return self._binary(arith.MulBackward0(), wrapped)
         return self._binary(arith.MulBackward0(), wrapped)
 
     def __truediv__(self, other: object) -> Tensor:
@@ -214,6 +269,8 @@ class ArithmeticMethods(TensorBase):
         if isinstance(other, np.ndarray):
             return NotImplemented
         if isinstance(other, (numbers.Real, np.number)) and not isinstance(other, bool):
+            if self._array.dtype.kind == "b":
+                raise RuntimeError(BOOL_SUBTRACTION_MESSAGE)
             return self._apply(arith.RsubBackward1(other), self)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else wrapped.sub(self)
@@ -279,12 +336,18 @@ class ArithmeticMethods(TensorBase):
 
     # ---- comparisons (never recorded) -------------------------------------------------------
 
-    __eq__ = eq = _comparison(np.equal)  # type: ignore[assignment]
-    __ne__ = ne = _comparison(np.not_equal)  # type: ignore[assignment]
-    __lt__ = lt = _comparison(np.less)
-    __le__ = le = _comparison(np.less_equal)
-    __gt__ = gt = _comparison(np.greater)
-    __ge__ = ge = _comparison(np.greater_equal)
+    __eq__ = _comparison(np.equal)  # type: ignore[assignment]
+    __ne__ = _comparison(np.not_equal)  # type: ignore[assignment]
+    __lt__ = _comparison(np.less)
+    __le__ = _comparison(np.less_equal)
+    __gt__ = _comparison(np.greater)
+    __ge__ = _comparison(np.greater_equal)
+    eq = _comparison(np.equal, "eq")
+    ne = _comparison(np.not_equal, "ne")
+    lt = _comparison(np.less, "lt")
+    le = _comparison(np.less_equal, "le")
+    gt = _comparison(np.greater, "gt")
+    ge = _comparison(np.greater_equal, "ge")
 
     __hash__ = object.__hash__  # == is elementwise, so hash by identity as torch does
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import dtypes
+from .._convert import warn_scalar_of_grad
 from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
 
@@ -78,11 +79,12 @@ class TensorBase:
         if wrapped is None:
             if len(_NUMBERS) >= 512:  # (new numbers keep coming, such as a learning-rate decay)
                 _NUMBERS.clear()
-            array = (
-                np.array(value, dtype=dtype)
-                if dtype.kind == "f"
-                else np.asarray(value).astype(dtype)
-            )
+            with np.errstate(over="ignore"):  # 1e5 in float16 is inf, silently as in torch
+                array = (
+                    np.array(value, dtype=dtype)
+                    if dtype.kind == "f"
+                    else np.asarray(value).astype(dtype)  # ints wrap, as torch
+                )
             array.flags.writeable = False
             wrapped = _NUMBERS[key] = self._from_array(array)
             wrapped._wrapped_number, wrapped._inference = True, False
@@ -118,7 +120,7 @@ class TensorBase:
     @property
     def shape(self) -> Size:
         """The size of each dimension."""
-        return Size(self._array.shape)
+        return tuple.__new__(Size, self._array.shape)  # numpy's sizes need no checking
 
     def size(self, dim: int | None = None) -> Size | int:
         """The shape, or the size of dimension `dim`."""
@@ -158,14 +160,25 @@ class TensorBase:
     def __iter__(self) -> Iterator[Tensor]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._array.shape[0]))
+        return iter(self.unbind(0))  # as torch: the rows come from one UnbindBackward0
+
+    def __contains__(self, element: object) -> bool:
+        """`value in t`: whether any element equals `value` (a number or a tensor)."""
+        if not isinstance(element, (TensorBase, numbers.Number, np.number, np.bool_)):
+            raise RuntimeError(
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                f"{type(element)}."
+            )
+        return bool((self == element).any())
 
     # ---- Python's conversions (bool(t), float(t), f"{t:.3f}", len(t), iteration) ----------
 
     def __format__(self, spec: str) -> str:
         if self.ndim == 0 and spec:
             return format(self.item(), spec)  # lets f"{loss:.3f}" work, as in torch
-        return format(repr(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
 
     def __bool__(self) -> bool:
         if self._array.size == 0:
@@ -177,6 +190,8 @@ class TensorBase:
     def __float__(self) -> float:
         if self._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            warn_scalar_of_grad(stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:

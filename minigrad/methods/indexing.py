@@ -3,15 +3,18 @@ masks), `t[key] = value`, gather and masked_fill."""
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._convert import (
     check_mask_shapes,
+    check_number_fits,
     expand_basic_index,
     index_message,
     is_basic_index,
+    type_name,
 )
 from .._shapes import wrap_dim
 from ..functions import views
@@ -79,38 +82,65 @@ class IndexingMethods(TensorBase):
         return result
 
     def __setitem__(self, key: object, value: object) -> None:
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple, np.ndarray)):
             raise TypeError(
-                f"can't assign a {type(value).__name__} to a minigrad.{self.dtype.tensor_type}"
+                f"can't assign a {type_name(value)} to a minigrad.{self.dtype.tensor_type}"
             )
+        check_number_fits(value, self._array.dtype)
         value = self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
+        if is_basic_index(plain_key) and self._covers_all(plain_key):
+            # `t[:] = v`, `t[...] = v`: torch writes into t itself, a 0-d value by fill_
+            if value.ndim == 0 and self.ndim != 0:
+                self.fill_(value)
+            else:
+                self.copy_(value)
+            return
         if is_basic_index(plain_key):
             self[key].copy_(value)  # a view of the region, then an in-place copy into it
             return
         self._apply_inplace(IndexPutBackward0(plain_key), value)
 
+    def _covers_all(self, key: object) -> bool:
+        """Whether a basic index selects the whole tensor (only full slices and `...`)."""
+        parts = key if isinstance(key, tuple) else (key,)
+        if any(part is None or isinstance(part, (int, np.integer)) for part in parts):
+            return False
+        dims = [part for part in parts if part is not Ellipsis]
+        if len(dims) > self.ndim:
+            return False
+        for part, size in zip(dims, self._array.shape, strict=False):
+            if part.indices(size) != (0, size, 1):
+                return False
+        return True
+
     def _plain_key(self, key: object) -> object:
         """An index with its tensors replaced by their arrays (torch's rule on their dtypes)."""
         if isinstance(key, tuple):
             return tuple(_plain_key_part(part) for part in key)
-        if isinstance(key, list):
-            return _plain_key_part(np.asarray(key))
+        if isinstance(key, list) and len(key) < 32 and any(map(_is_index_part, key)):
+            warnings.warn(NON_TUPLE_INDEX_MESSAGE, UserWarning, stacklevel=3)
+            return self._plain_key(tuple(key))  # torch still reads [[0], [1]] as ([0], [1])
+        if isinstance(key, list):  # a list of positions (an empty one too) or of bools
+            positions = np.asarray(key) if key else np.zeros(0, dtype=np.int64)
+            if positions.dtype.kind == "f":  # torch reads Python floats in a list as positions
+                positions = positions.astype(np.int64)
+            return _plain_key_part(positions)
         return _plain_key_part(key)
 
     def gather(self, dim: int, index: Tensor) -> Tensor:
         """Values picked along `dim` at `index` (an int64 tensor with as many dims as self)."""
         axis = wrap_dim(dim, self.ndim)
         if not isinstance(index, TensorBase) or index._array.dtype.kind not in "iu":
-            raise RuntimeError("gather(): Expected dtype int64 for index")
+            raise RuntimeError("gather(): Expected dtype int32/int64 for index")
         if index.ndim != self.ndim and self.ndim:
             raise RuntimeError(
                 "Index tensor must have the same number of dimensions as input tensor"
             )
         size = self._array.shape[axis] if self.ndim else 1
         positions = index._array
-        if positions.size and (positions.min() < -size or positions.max() >= size):
-            raise RuntimeError(
+        if positions.size and (positions.min() < 0 or positions.max() >= size):
+            raise RuntimeError(  # (gather takes no negative positions, unlike indexing)
                 f"index {int(positions.max() if positions.max() >= size else positions.min())} is "
                 f"out of bounds for dimension {axis} with size {size}"
             )
@@ -142,6 +172,25 @@ class IndexingMethods(TensorBase):
         return value
 
 
+NON_TUPLE_INDEX_MESSAGE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[minigrad.tensor(seq)], which will result either in an error "
+    "or a different result"
+)
+
+
+def _is_index_part(part: object) -> bool:
+    """A part that makes a short list (under 32 items) a multi-dim index, by torch's old rule
+    taken from numpy: a tensor, a list or tuple, a slice, None or `...`."""
+    kinds = (TensorBase, list, tuple, slice)
+    return isinstance(part, kinds) or part is None or part is Ellipsis
+
+
+# what an index may be made of (besides None and ...)
+_INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
+
+
 def _plain_key_part(part: object) -> object:
     if isinstance(part, float):
         raise IndexError(
@@ -150,9 +199,23 @@ def _plain_key_part(part: object) -> object:
         )
     if isinstance(part, str):
         raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(part, _INDEX_PARTS) and part is not None and part is not Ellipsis:
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            f"valid indices (got {type(part).__name__})"
+        )
     array = part._array if isinstance(part, TensorBase) else part
-    if isinstance(array, np.ndarray) and array.dtype.kind not in "iub":
+    small = isinstance(part, TensorBase) and array.dtype in (np.int8, np.int16)
+    if small or (isinstance(array, np.ndarray) and array.dtype.kind not in "iub"):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(array, np.ndarray) and array.dtype == np.uint8:  # torch's old mask dtype
+        warnings.warn(
+            "indexing with dtype minigrad.uint8 is now deprecated, please use a dtype "
+            "minigrad.bool instead.",
+            UserWarning,
+            stacklevel=4,
+        )
+        array = array.astype(bool)
     if isinstance(part, TensorBase) and array.ndim == 0 and array.dtype.kind in "iu":
         return int(array)
     return array

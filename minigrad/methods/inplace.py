@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import random
+from .._convert import type_name
 from .._shapes import broadcast_shapes, wrap_dim
 from ..functions import arith, unary, views
 from ..functions.inplace import (
     BernoulliBackward2,
     CopyBackwards,
     FillBackward2,
+    FillBackward3,
     NormalBackward0,
     UniformBackward0,
     ZeroBackward0,
@@ -55,9 +57,12 @@ class InplaceMethods(TensorBase):
         """self *= other, in place."""
         return self._inplace_binary(arith.MulBackward0(), other, "mul_")
 
-    def div_(self, other: object) -> Tensor:
-        """self /= other, in place."""
-        return self._inplace_binary(arith.DivBackward0(), other, "div_")
+    def div_(self, other: object, *, rounding_mode: str | None = None) -> Tensor:
+        """self /= other, in place (rounding_mode 'trunc' or 'floor' rounds the quotient)."""
+        if rounding_mode is None:
+            return self._inplace_binary(arith.DivBackward0(), other, "div_")
+        self.div(other, rounding_mode=rounding_mode)  # (its checks of the mode)
+        return self._inplace_binary(arith.DivBackward2(rounding_mode), other, "div_")
 
     def pow_(self, exponent: object) -> Tensor:
         """self **= exponent, in place."""
@@ -67,6 +72,12 @@ class InplaceMethods(TensorBase):
 
     def clamp_(self, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
         """Limit values to [min, max], in place."""
+        floats = any(isinstance(bound, float) for bound in (min, max))
+        if floats and self._array.dtype.kind != "f":
+            raise RuntimeError(
+                "result type Float can't be cast to the desired output type "
+                f"{self.dtype.name_in_errors}"
+            )
         return self._apply_inplace(unary.ClampBackward1(min, max))
 
     clip_ = clamp_
@@ -122,8 +133,15 @@ class InplaceMethods(TensorBase):
         """Set every element to 0, in place."""
         return self._apply_inplace(ZeroBackward0())
 
-    def fill_(self, value: float) -> Tensor:
-        """Set every element to `value`, in place."""
+    def fill_(self, value: float | Tensor) -> Tensor:
+        """Set every element to `value` (a number or a 0-d tensor), in place."""
+        if isinstance(value, TensorBase):
+            if value.ndim:
+                raise RuntimeError(
+                    "fill_ only supports 0-dimension value tensor but got tensor with "
+                    f"{value.ndim} dimensions."
+                )
+            return self._apply_inplace(FillBackward3(), value)  # value gets grad.sum()
         return self._apply_inplace(FillBackward2(value))
 
     def normal_(
@@ -151,8 +169,7 @@ class InplaceMethods(TensorBase):
         """Copy `source`'s values into this tensor's memory (broadcasting), in place."""
         if not isinstance(source, TensorBase):
             raise TypeError(
-                "copy_(): argument 'other' (position 1) must be Tensor, not "
-                f"{type(source).__name__}"
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {type_name(source)}"
             )
         broadcast_shapes(self._array.shape, source._array.shape)
         return self._apply_inplace(CopyBackwards(), source)

@@ -10,21 +10,34 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .._shapes import normalize_dims, wrap_dim
-from ..functions import reduce
+from .. import dtypes
+from .._shapes import broadcast_shapes, normalize_dims, wrap_dim
+from ..functions import arith, reduce
+from ..grad_mode import is_grad_enabled
 from .base import TensorBase
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["MaxResult", "ReductionMethods"]
+__all__ = ["MaxResult", "MinResult", "ReductionMethods"]
 
 
 class MaxResult(NamedTuple):
-    """What `t.max(dim)` and `t.min(dim)` return: the values and where they are."""
+    """What `t.max(dim)` returns: the values and where they are (torch.return_types.max)."""
 
     values: Any
     indices: Any
+
+
+class MinResult(NamedTuple):
+    """What `t.min(dim)` returns: the values and where they are (torch.return_types.min)."""
+
+    values: Any
+    indices: Any
+
+
+# torch's classes are named after the function, as a user sees with type(result).__name__
+MaxResult.__name__, MinResult.__name__ = "max", "min"
 
 
 class _NoDim:
@@ -49,6 +62,45 @@ def _check_no_keepdim(method: str, keepdim: bool | None) -> None:
         )
 
 
+def _dim_or_axis(method: str, dim: Any, axis: Any) -> Any:
+    """The dim of sum/mean, given as `dim` or numpy's `axis`, checked for its type."""
+    if axis is not _NO_DIM:
+        if dim is not _NO_DIM:
+            raise TypeError(f"{method}() got multiple values for argument 'dim'")
+        dim = axis
+    valid = dim is _NO_DIM or dim is None or isinstance(dim, (tuple, list))
+    if not valid and not (hasattr(dim, "__index__") and not isinstance(dim, bool)):
+        raise TypeError(
+            f"{method}() received an invalid combination of arguments - got "
+            f"({type(dim).__name__}), but expected one of:\n (see help(minigrad.Tensor.{method}))"
+        )
+    return dim
+
+
+def _check_grad_dtype(tensor: TensorBase, dtype: Any) -> None:
+    """torch refuses to reduce a tensor that requires grad into an integer dtype."""
+    numpy_dtype = dtypes.to_numpy_dtype(dtype)
+    if tensor.requires_grad and is_grad_enabled() and numpy_dtype.kind != "f":
+        raise RuntimeError(f"Autograd not support dtype: {dtypes.kind_word(numpy_dtype)}")
+
+
+def _check_max_dim(method: str, dim: Any) -> None:
+    """torch's TypeError for `max(t, 2.0)`: a number is neither a dim nor another tensor."""
+    if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
+        raise TypeError(
+            f"{method}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(dim).__name__}), but expected one of:\n (see help(minigrad.{method}))"
+        )
+
+
+def _check_reduction_dim(method: str, size: int, dim: Any) -> None:
+    """amax/amin of an empty tensor need the dims to reduce (there is no maximum of nothing)."""
+    if size == 0 and (dim is None or dim == () or dim == []):
+        raise RuntimeError(
+            f"{method}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+
+
 class ReductionMethods(TensorBase):
     """Reductions over all elements or along dims."""
 
@@ -56,16 +108,40 @@ class ReductionMethods(TensorBase):
     # records SumBackward1, and there dim=None or an empty tuple means every dim. The default
     # `_NO_DIM` tells the two apart.
 
-    def sum(self, dim: DimArg = _NO_DIM, keepdim: bool | None = None) -> Tensor:
-        """Sum of all elements, or along `dim` (keepdim: keep reduced dims as size 1)."""
+    def sum(
+        self,
+        dim: DimArg = _NO_DIM,
+        keepdim: bool | None = None,
+        *,
+        dtype: Any = None,
+        axis: DimArg = _NO_DIM,
+    ) -> Tensor:
+        """Sum of all elements, or along `dim` (keepdim: keep reduced dims as size 1; dtype:
+        convert first; `axis` is numpy's name for dim, which torch accepts too)."""
+        dim = _dim_or_axis("sum", dim, axis)
+        if dtype is not None:
+            _check_grad_dtype(self, dtype)
+            return self.to(dtype).sum(dim, keepdim)
         if dim is _NO_DIM:
             _check_no_keepdim("sum", keepdim)
             return self._apply(reduce.SumBackward0(), self)
         axes = normalize_dims(dim, self.ndim)
         return self._apply(reduce.SumBackward1(axes, bool(keepdim)), self)
 
-    def mean(self, dim: DimArg = _NO_DIM, keepdim: bool | None = None) -> Tensor:
-        """Mean of all elements, or along `dim` (keepdim: keep reduced dims as size 1)."""
+    def mean(
+        self,
+        dim: DimArg = _NO_DIM,
+        keepdim: bool | None = None,
+        *,
+        dtype: Any = None,
+        axis: DimArg = _NO_DIM,
+    ) -> Tensor:
+        """Mean of all elements, or along `dim` (keepdim: keep reduced dims as size 1; dtype:
+        convert first, so `mean(dtype=float64)` of integers works)."""
+        dim = _dim_or_axis("mean", dim, axis)
+        if dtype is not None:
+            _check_grad_dtype(self, dtype)
+            return self.to(dtype).mean(dim, keepdim)
         kind = self.dtype.torch_kind
         if dim is _NO_DIM:
             _check_no_keepdim("mean", keepdim)
@@ -90,30 +166,42 @@ class ReductionMethods(TensorBase):
         summed = self.sum(axes, keepdim=True)
         return summed.view(*target) if lead else summed
 
-    def max(self, dim: int | None = None, keepdim: bool = False) -> Tensor | MaxResult:
-        """Maximum of all elements, or (values, indices) along `dim`."""
+    def max(self, dim: Any = None, keepdim: bool = False) -> Tensor | MaxResult:
+        """Maximum of all elements, (values, indices) along `dim`, or the elementwise maximum
+        with another tensor (`t.max(other)`, MaximumBackward0)."""
+        if isinstance(dim, TensorBase):
+            return self._binary(arith.MaximumBackward0(), dim)
+        _check_max_dim("max", dim)
         if dim is None:
             return self._apply(reduce.MaxBackward1(), self)
         return self._along(reduce.MaxBackward0, dim, keepdim)
 
-    def min(self, dim: int | None = None, keepdim: bool = False) -> Tensor | MaxResult:
-        """Minimum of all elements, or (values, indices) along `dim`."""
+    def min(self, dim: Any = None, keepdim: bool = False) -> Tensor | MinResult:
+        """Minimum of all elements, (values, indices) along `dim`, or the elementwise minimum
+        with another tensor (`t.min(other)`, MinimumBackward0)."""
+        if isinstance(dim, TensorBase):
+            return self._binary(arith.MinimumBackward0(), dim)
+        _check_max_dim("min", dim)
         if dim is None:
             return self._apply(reduce.MinBackward1(), self)
-        return self._along(reduce.MinBackward0, dim, keepdim)
+        return self._along(reduce.MinBackward0, dim, keepdim, MinResult)
 
-    def _along(self, kind: type, dim: int, keepdim: bool) -> MaxResult:
+    def _along(
+        self, kind: type, dim: int, keepdim: bool, result: type = MaxResult
+    ) -> MaxResult | MinResult:
         axis = wrap_dim(dim, self.ndim)
         node = kind(axis if self.ndim else None, keepdim)
         values = self._apply(node, self)
-        return MaxResult(values, self._from_array(node.indices.astype(np.int64)))
+        return result(values, self._from_array(node.indices.astype(np.int64)))
 
     def amax(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Maximum along `dim` (all dims by default); ties share the gradient."""
+        _check_reduction_dim("amax", self._array.size, dim)
         return self._apply(reduce.AmaxBackward0(normalize_dims(dim, self.ndim), keepdim), self)
 
     def amin(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Minimum along `dim` (all dims by default); ties share the gradient."""
+        _check_reduction_dim("amin", self._array.size, dim)
         return self._apply(reduce.AminBackward0(normalize_dims(dim, self.ndim), keepdim), self)
 
     def var(
@@ -164,6 +252,11 @@ class ReductionMethods(TensorBase):
 
     def norm(self, p: float | str = 2, dim: DimArg = None, keepdim: bool = False) -> Tensor:
         """The p-norm of all elements, or along `dim` (p = 2 by default; 'fro' is 2)."""
+        if self._array.dtype.kind != "f":
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                f"{self.dtype.torch_kind}"
+            )
         order = 2.0 if p == "fro" else float(p)
         axes = normalize_dims(dim, self.ndim)
         node = reduce.LinalgVectorNormBackward0(order, axes, keepdim)
@@ -178,37 +271,54 @@ class ReductionMethods(TensorBase):
         return self._arg(np.argmin, "argmin", dim, keepdim)
 
     def _arg(self, find: Any, method: str, dim: int | None, keepdim: bool) -> Tensor:
+        if self._array.dtype == np.bool_:
+            raise RuntimeError(f"{method}(): does not support bool input")
         if dim is None:
             if self._array.size == 0:
                 raise IndexError(
                     f"{method}(): Expected reduction dim to be specified for input.numel() == 0."
                 )
-            return self._from_array(np.asarray(find(self._array), dtype=np.int64))
+            index = np.asarray(find(self._array), dtype=np.int64)
+            if keepdim:  # every dim kept, each of size 1
+                index = index.reshape((1,) * self.ndim)
+            return self._from_array(index)
         axis = wrap_dim(dim, self.ndim)
         if self.ndim == 0:
             return self._from_array(np.zeros((), dtype=np.int64))
         return self._from_array(find(self._array, axis=axis, keepdims=keepdim))
 
-    def all(self) -> Tensor:
-        """True when every element is nonzero."""
-        return self._from_array(np.asarray(self._array.all()))
+    def all(self, dim: DimArg = None, keepdim: bool = False) -> Tensor:
+        """True when every element is nonzero (along `dim`, or of all elements)."""
+        axes = normalize_dims(dim, self.ndim)
+        return self._from_array(np.asarray(self._array.all(axis=axes, keepdims=keepdim)))
 
-    def any(self) -> Tensor:
-        """True when some element is nonzero."""
-        return self._from_array(np.asarray(self._array.any()))
+    def any(self, dim: DimArg = None, keepdim: bool = False) -> Tensor:
+        """True when some element is nonzero (along `dim`, or of all elements)."""
+        axes = normalize_dims(dim, self.ndim)
+        return self._from_array(np.asarray(self._array.any(axis=axes, keepdims=keepdim)))
 
     def allclose(
         self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
     ) -> bool:
         """True when all values are close to `other`'s: |self - other| <= atol + rtol * |other|."""
-        other = self._operand(other, "allclose")
+        if not isinstance(other, TensorBase):
+            raise TypeError(
+                "allclose(): argument 'other' (position 2) must be Tensor, not "
+                f"{type(other).__name__}"
+            )
+        if other._array.dtype != self._array.dtype:
+            raise RuntimeError(f"{self.dtype.torch_kind} did not match {other.dtype.torch_kind}")
+        broadcast_shapes(self._array.shape, other._array.shape)
         return bool(
             np.allclose(self._array, other._array, rtol=rtol, atol=atol, equal_nan=equal_nan)
         )
 
     def equal(self, other: Tensor) -> bool:
         """True when `other` has the same shape and the same values."""
-        other = self._operand(other, "equal")
+        if not isinstance(other, TensorBase):
+            raise TypeError(
+                f"equal(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+            )
         return self._array.shape == other._array.shape and bool(
             np.array_equal(self._array, other._array)
         )

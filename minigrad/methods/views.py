@@ -21,12 +21,34 @@ if TYPE_CHECKING:
 __all__ = ["ViewMethods"]
 
 
+_NO_DIM = object()  # unsqueeze() without a dim: torch's TypeError, not Python's
+
+
+def _check_int_dim(method: str, dim: object) -> None:
+    """torch's TypeError for a missing dim, or one that is not an int."""
+    if dim is _NO_DIM:
+        raise TypeError(f'{method}() missing 1 required positional arguments: "dim"')
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(
+            f"{method}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}"
+        )
+
+
+def _other_tensor(other: object, method: str) -> TensorBase:
+    """The tensor argument of view_as / reshape_as, with torch's TypeError for anything else."""
+    if not isinstance(other, TensorBase):
+        raise TypeError(
+            f"{method}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
+    return other
+
+
 class ViewMethods(TensorBase):
     """Views of this tensor's memory (and the few shape ops that copy)."""
 
     def view(self, *shape: int | Sequence[int]) -> Tensor:
         """Same memory, another shape (an error when that is impossible without a copy)."""
-        if not all(isinstance(n, (int, np.integer, tuple, list)) for n in shape):
+        if not shape or not all(isinstance(n, (int, np.integer, tuple, list)) for n in shape):
             got = ", ".join(type(n).__name__ for n in shape)
             raise TypeError(
                 f"view() received an invalid combination of arguments - got ({got}), but expected "
@@ -44,10 +66,12 @@ class ViewMethods(TensorBase):
 
     def view_as(self, other: Tensor) -> Tensor:
         """A view with `other`'s shape."""
-        return self.view(tuple(other.shape))
+        return self.view(tuple(_other_tensor(other, "view_as").shape))
 
     def reshape(self, *shape: int | Sequence[int]) -> Tensor:
         """Another shape: a view when the memory layout allows, a copy otherwise (as torch)."""
+        if not shape:
+            raise TypeError('reshape() missing 1 required positional arguments: "shape"')
         size = infer_shape(shape_args(shape, "reshape"), self._array.size)
         try:
             np.reshape(self._array, size, copy=False)
@@ -57,11 +81,22 @@ class ViewMethods(TensorBase):
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """`reshape` to `other`'s shape."""
-        return self.reshape(tuple(other.shape))
+        return self.reshape(tuple(_other_tensor(other, "reshape_as").shape))
 
-    def flatten(self) -> Tensor:
-        """All elements in one dimension."""
-        return self.reshape(-1)
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        """Dims start_dim..end_dim (all by default) merged into one; a 1-D tensor, or a range
+        of one dim, comes back as itself (as in torch)."""
+        ndim = max(self.ndim, 1)
+        start, end = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if self.ndim == 0:
+            return self.reshape(1)
+        if start == end:
+            return self  # type: ignore[return-value]
+        shape = self._array.shape
+        merged = math.prod(shape[start : end + 1])
+        return self.reshape(*shape[:start], merged, *shape[end + 1 : ndim])
 
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         """Swap two dimensions (a view)."""
@@ -110,12 +145,20 @@ class ViewMethods(TensorBase):
             )
         return self._apply_view(views.PermuteBackward0(tuple(reversed(range(self.ndim)))))
 
-    def unsqueeze(self, dim: int) -> Tensor:
+    def unsqueeze(self, dim: int = _NO_DIM) -> Tensor:  # type: ignore[assignment]
         """Insert a dimension of size 1 (a view)."""
+        _check_int_dim("unsqueeze", dim)
         return self._apply_view(views.UnsqueezeBackward0(wrap_dim(dim, self.ndim + 1)))
 
-    def squeeze(self, dim: int | None = None) -> Tensor:
-        """Remove dimensions of size 1 (all, or just `dim`) (a view)."""
+    def squeeze(self, dim: int | Sequence[int] | None = None) -> Tensor:
+        """Remove dimensions of size 1 (all, just `dim`, or the listed dims) (a view)."""
+        if isinstance(dim, (tuple, list)):
+            axes = [wrap_dim(d, self.ndim) for d in dim]
+            result = self
+            for axis in sorted(axes, reverse=True):  # from the last, so the others keep place
+                if self.ndim and self._array.shape[axis] == 1:
+                    result = result._apply_view(views.SqueezeBackward1(axis))
+            return result  # type: ignore[return-value]
         if dim is None:
             return self._apply_view(views.SqueezeBackward0())
         axis = wrap_dim(dim, self.ndim)
@@ -171,6 +214,12 @@ class ViewMethods(TensorBase):
         """Consecutive pieces along `dim` of `split_size` each (or of the listed sizes)."""
         axis = wrap_dim(dim, self.ndim)
         length = self._array.shape[axis]
+        if not isinstance(split_size, int):
+            if any(size < 0 for size in split_size):
+                raise RuntimeError(
+                    "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                    f"split_sizes={list(split_size)}"
+                )
         if isinstance(split_size, int):
             if split_size <= 0 and length:
                 raise RuntimeError(
@@ -192,10 +241,18 @@ class ViewMethods(TensorBase):
         for size in sizes:
             bounds.append((start, start + size))
             start += size
-        return self._apply_views(views.SplitBackward0(axis, bounds))
+        if isinstance(split_size, int):
+            return self._apply_views(views.SplitBackward0(axis, bounds))
+        return self._apply_views(views.SplitWithSizesBackward0(axis, bounds))
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         """`chunks` pieces along `dim`, as equal as possible (the last may be smaller)."""
+        if isinstance(chunks, bool) or not hasattr(chunks, "__index__"):
+            raise TypeError(
+                f"chunk(): argument 'chunks' (position 1) must be int, not {type(chunks).__name__}"
+            )
+        if self.ndim == 0:
+            raise RuntimeError("chunk expects at least a 1-dimensional tensor")
         if chunks <= 0:
             raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
         length = self._array.shape[wrap_dim(dim, self.ndim)]

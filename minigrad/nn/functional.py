@@ -9,11 +9,12 @@ a graph picture as one node, exactly where torch puts it.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
 from .. import random
-from .._shapes import wrap_dim
+from .._shapes import broadcast_shapes
 from ..functions.nn import (
     AddmmBackward0,
     BinaryCrossEntropyBackward0,
@@ -24,6 +25,8 @@ from ..functions.nn import (
     MseLossBackward0,
     NllLossBackward0,
     SoftmaxBackward0,
+    check_softmax_input,
+    softmax_dim,
 )
 from ..tensor import Tensor, apply
 
@@ -69,6 +72,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.ndim == 2:
         if bias is None:
             return input @ weight.t()
+        if bias.ndim and bias.shape[-1] not in (1, weight.shape[0]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({weight.shape[0]}) must match the existing "
+                f"size ({bias.shape[-1]}) at non-singleton dimension 1.  Target sizes: "
+                f"[{input.shape[0]}, {weight.shape[0]}].  Tensor sizes: [{bias.shape[-1]}]"
+            )
         return apply(AddmmBackward0(), bias, input, weight.t())
     leading = tuple(input.shape[:-1])
     flat = linear(input.reshape(-1, input.shape[-1]), weight, bias)
@@ -91,9 +100,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
 # --------------------------------------------------------------------------------------------
 
 
-def relu(input: Tensor) -> Tensor:  # noqa: A002
-    """max(input, 0) (ReluBackward0)."""
-    return input.relu()
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """max(input, 0) (ReluBackward0); `inplace=True` changes input itself (relu_)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -106,12 +115,28 @@ def tanh(input: Tensor) -> Tensor:  # noqa: A002
     return input.tanh()
 
 
-def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
-    """max(x, 0) + negative_slope * min(x, 0) (LeakyReluBackward0)."""
+def leaky_relu(
+    input: Tensor,  # noqa: A002
+    negative_slope: float = 0.01,
+    inplace: bool = False,
+) -> Tensor:
+    """max(x, 0) + negative_slope * min(x, 0) (LeakyReluBackward0); `inplace=True` writes the
+    result into input."""
+    if not input.is_floating_point():
+        raise NotImplementedError(
+            f"\"leaky_relu_cpu\" not implemented for '{input.dtype.torch_kind}'"
+        )
+    if inplace:
+        return input._apply_inplace(LeakyReluBackward0(negative_slope))
     return apply(LeakyReluBackward0(negative_slope), input)
 
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
+def dropout(
+    input: Tensor,  # noqa: A002
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+) -> Tensor:
     """In training, zero each element with probability p and scale the rest by 1 / (1 - p).
 
     Recorded as a multiplication by a random mask (MulBackward0), as in torch, and drawn as
@@ -123,6 +148,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input.numel() == 0:
         return input
+    if not input.is_floating_point():  # torch scales in place: an integer tensor cannot hold it
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {input.dtype.torch_kind}"
+        )
     dtype = input._array.dtype if input.is_floating_point() else np.dtype(np.float32)
     if p == 1:
         return input * Tensor._from_array(np.zeros((), dtype=dtype))  # torch draws nothing
@@ -131,45 +160,25 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # 
     if order is not None:
         keep[order] = keep.copy()
     mask = keep.reshape(input._array.shape).astype(dtype) / dtype.type(1 - p)
+    if inplace:  # `inplace=True`: the input itself is scaled (a recorded mul_)
+        return input.mul_(Tensor._from_array(mask))
     return input * Tensor._from_array(mask)
 
 
-def _softmax_dim(ndim: int, dim: int | None, name: str) -> int:
-    """torch's rule when no dim is given (with its deprecation warning)."""
-    if dim is None:
-        warnings.warn(
-            f"Implicit dimension choice for {name} has been deprecated. Change the call to "
-            "include dim=X as an argument.",
-            UserWarning,
-            stacklevel=3,
-        )
-        dim = 0 if ndim in (0, 1, 3) else 1
-    return wrap_dim(dim, ndim)
+def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
+    """Softmax along `dim` (SoftmaxBackward0); `dtype` converts the input first."""
+    if dtype is not None:
+        input = input.to(dtype)  # noqa: A001
+    check_softmax_input(input, dim, "softmax")
+    return apply(SoftmaxBackward0(softmax_dim(input.ndim, dim, "softmax")), input)
 
 
-def _float(input: Tensor) -> np.ndarray:  # noqa: A002
-    array = input._array
-    return array if array.dtype.kind == "f" else array.astype(np.float32)
-
-
-def _check_float(input: Tensor, dim: int | None, name: str) -> None:  # noqa: A002
-    """torch has no integer softmax kernel (its message names the kernel it looked for)."""
-    if not input.is_floating_point():
-        last = dim is None or input.ndim == 0 or wrap_dim(dim, input.ndim) == input.ndim - 1
-        kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.torch_kind}'")
-
-
-def softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
-    """Softmax along `dim` (SoftmaxBackward0)."""
-    _check_float(input, dim, "softmax")
-    return apply(SoftmaxBackward0(_softmax_dim(input.ndim, dim, "softmax")), input)
-
-
-def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
+def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """log(softmax(input)) along `dim`, computed without overflow (LogSoftmaxBackward0)."""
-    _check_float(input, dim, "log_softmax")
-    return apply(LogSoftmaxBackward0(_softmax_dim(input.ndim, dim, "log_softmax")), input)
+    if dtype is not None:
+        input = input.to(dtype)  # noqa: A001
+    check_softmax_input(input, dim, "log_softmax")
+    return apply(LogSoftmaxBackward0(softmax_dim(input.ndim, dim, "log_softmax")), input)
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,10 +201,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     """Squared error (input - target) ** 2, averaged, summed or kept elementwise."""
     _check_reduction(reduction)
     _check_target_size(input, target)
+    broadcast_shapes(tuple(input.shape), tuple(target.shape))
     if not input.is_floating_point() and not target.is_floating_point():
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{input.dtype.torch_kind}'")
     if target.dtype != input.dtype and not target.is_floating_point():
         target = target.to(input.dtype)  # torch computes in the promoted (input's float) dtype
+    elif target.dtype != input.dtype and not input.is_floating_point():
+        input = input.to(target.dtype)  # noqa: A001 - an integer input meets a float target
     return apply(MseLossBackward0(reduction), input, target)
 
 
@@ -206,13 +218,28 @@ def nll_loss(
     ignore_index: int = -100,
     reduction: str = "mean",
 ) -> Tensor:
-    """-input[i, target[i]] for log-probabilities `input` of shape (N, C) or (C,)."""
+    """-input[i, target[i]] for log-probabilities `input` of shape (N, C) or (C,), or
+    (N, C, d1, ...) with targets (N, d1, ...) (the classes along dim 1, as in torch)."""
     _check_reduction(reduction)
-    if input.ndim not in (1, 2):
-        raise NotImplementedError("minigrad's nll_loss takes inputs of shape (N, C) or (C,)")
+    if input.ndim > 2:  # (N, C, d1, ...): every position is one more sample
+        classes = input.shape[1]
+        flat = input.permute(0, *range(2, input.ndim), 1).reshape(-1, classes)
+        loss = nll_loss(flat, target.reshape(-1), weight, ignore_index, reduction)
+        return loss.view(*target.shape) if reduction == "none" else loss
     if target._array.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.torch_kind}"
+        )
+    if input.ndim == 2 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0]})."
+        )
+    classes = input.shape[-1] if input.ndim else 1
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}"
         )
     weights = None if weight is None else weight._array.astype(input._array.dtype)
     node = NllLossBackward0(target._array, weights, ignore_index, reduction)
@@ -225,6 +252,7 @@ def cross_entropy(
     weight: Tensor | None = None,
     ignore_index: int = -100,
     reduction: str = "mean",
+    label_smoothing: float = 0.0,
 ) -> Tensor:
     """Softmax cross-entropy for raw scores `input` (N, C) and int64 classes `target` (N,).
 
@@ -232,7 +260,24 @@ def cross_entropy(
     on top of LogSoftmaxBackward0.
     """
     class_dim = 0 if input.ndim == 1 else 1
-    return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index, reduction)
+    log_probs = log_softmax(input, class_dim)
+    if target.is_floating_point() and target.shape == input.shape:  # class probabilities
+        _check_reduction(reduction)
+        losses = -(log_probs * target).sum(class_dim)
+        return _reduce_losses(losses, reduction)
+    loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
+    if not label_smoothing:
+        return loss
+    # torch's label smoothing: mix in the loss against the uniform distribution over classes
+    smooth = -log_probs.mean(class_dim)
+    return (1 - label_smoothing) * loss + label_smoothing * _reduce_losses(smooth, reduction)
+
+
+def _reduce_losses(losses: Tensor, reduction: str) -> Tensor:
+    """Per-sample losses averaged, summed or kept."""
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses
 
 
 def binary_cross_entropy(
@@ -247,6 +292,10 @@ def binary_cross_entropy(
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if target._array.dtype != input._array.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.torch_kind} but expected {input.dtype.torch_kind}"
         )
     node = BinaryCrossEntropyBackward0(None if weight is None else weight._array, reduction)
     return apply(node, input, target)
@@ -264,6 +313,10 @@ def binary_cross_entropy_with_logits(
     if input.shape != target.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if not target.is_floating_point():
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {target.dtype.torch_kind}"
         )
     node = BinaryCrossEntropyWithLogitsBackward0(
         None if weight is None else weight._array,

@@ -97,6 +97,11 @@ def _hook_outputs(module: Any, output: Any, input_node: Any) -> Any:
     def on_grad_inputs(grad_inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
         for hook in list(module._backward_hooks.values()):
             replaced = hook(module, grad_inputs, seen.get("grad_output", ()))
+            if replaced is not None and len(replaced) != len(grad_inputs):
+                raise RuntimeError(
+                    "Backward hook returned an invalid number of grad_input, got "
+                    f"{len(replaced)}, but expected {len(grad_inputs)}"
+                )
             if replaced is not None:
                 grad_inputs = tuple(replaced)
         return grad_inputs

@@ -45,6 +45,14 @@ __all__ = [
 ]
 
 
+def _typename(value: object) -> str:
+    """torch.typename: a function or class by its qualified name, anything else by its type."""
+    module = getattr(value, "__module__", None)
+    prefix = f"{module}." if module not in (None, "builtins") else ""
+    name = getattr(value, "__qualname__", None) or type(value).__name__
+    return prefix + name
+
+
 class Parameter(Tensor):
     """A tensor that a Module registers as one of its weights: a leaf that requires grad.
 
@@ -53,6 +61,10 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         source = data.detach() if data is not None else Tensor._from_array(np.empty(0, np.float32))
+        if requires_grad and source._array.dtype.kind != "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         super().__init__(())
         self._array = source._array
         self._storage = source._storage
@@ -105,6 +117,7 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers", set())  # left out of state_dict
         for registry in _HOOK_REGISTRIES:
             object.__setattr__(self, registry, OrderedDict())
 
@@ -167,21 +180,51 @@ class Module:
                 return
         object.__delattr__(self, name)
 
+    def _check_new_name(self, kind: str, name: object, registry: dict) -> None:
+        """torch's checks on the name of a new parameter, buffer or module: a string without
+        dots, not empty, and not already an attribute of another kind."""
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+        if "." in name:
+            got = f", got: {name}" if kind == "module" else ""
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add a parameter (or a None placeholder, like Linear's bias when bias=False)."""
-        if param is None:
-            self._forget(name)
-            self._parameters[name] = None
-        else:
-            setattr(self, name, param)
+        self._check_new_name("parameter", name, self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                "(minigrad.nn.Parameter or None required)"
+            )
+        self._forget(name)
+        self._parameters[name] = param
 
-    def register_buffer(self, name: str, tensor: Tensor | None) -> None:
-        """Add a tensor that is part of the state (state_dict) but is not trained."""
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a tensor that is part of the state but is not trained (`persistent=False`: kept
+        out of state_dict)."""
+        self._check_new_name("buffer", name, self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                "(minigrad Tensor or None required)"
+            )
         self._forget(name)
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a submodule under `name`."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_new_name("module", name, self._modules)
         self._forget(name)
         self._modules[name] = module
 
@@ -301,9 +344,10 @@ class Module:
         """
         state: OrderedDict[str, Tensor] = OrderedDict()
         for module_name, module in self.named_modules(prefix.rstrip(".")):
+            skipped = module._non_persistent_buffers
             for registry in (module._parameters, module._buffers):
                 for name, value in registry.items():
-                    if value is not None:
+                    if value is not None and not (registry is module._buffers and name in skipped):
                         key = f"{module_name}.{name}" if module_name else name
                         state[key] = value if keep_vars else value.detach()
         return state
@@ -468,6 +512,8 @@ class Sequential(Module):
         items = list(self._modules.items())
         if isinstance(index, slice):
             return Sequential(OrderedDict(items[index]))
+        if not -len(items) <= index < len(items):
+            raise IndexError(f"index {index} is out of range")
         return items[index][1]
 
     def __len__(self) -> int:
@@ -480,6 +526,16 @@ class Sequential(Module):
         """Add a module at the end; returns self."""
         self.add_module(str(len(self)), module)
         return self
+
+    def __delitem__(self, index: int | slice) -> None:
+        """Remove the module(s) at `index`; the rest are renumbered from '0' (as torch)."""
+        names = list(self._modules)
+        for name in names[index] if isinstance(index, slice) else [names[index]]:
+            del self._modules[name]
+        kept = list(self._modules.values())  # torch renumbers the rest: '0', '1', ...
+        self._modules.clear()
+        for number, module in enumerate(kept):
+            self._modules[str(number)] = module
 
 
 class ModuleList(Module):
@@ -495,8 +551,31 @@ class ModuleList(Module):
         self.add_module(str(len(self._modules)), module)
         return self
 
-    def __getitem__(self, index: int) -> Module:
-        return list(self._modules.values())[index]
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        """Add several modules at the end; returns self."""
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> None:
+        """Put `module` before position `index`; the modules are renumbered '0', '1', ..."""
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for number, each in enumerate(modules):
+            self.add_module(str(number), each)
+
+    def __add__(self, other: Iterable[Module]) -> ModuleList:
+        """A new ModuleList with this one's modules, then `other`'s."""
+        return ModuleList([*self, *other])
+
+    def __getitem__(self, index: int | slice) -> Module | ModuleList:
+        modules = list(self._modules.values())
+        if isinstance(index, slice):
+            return ModuleList(modules[index])
+        if not -len(modules) <= index < len(modules):
+            raise IndexError(f"index {index} is out of range")
+        return modules[index]
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -510,6 +589,22 @@ class ModuleList(Module):
 # --------------------------------------------------------------------------------------------
 
 
+def _check_features(sizes: tuple[object, ...]) -> None:
+    """torch's errors for a layer size that is not a whole number, or negative (its message
+    names `empty`, the function that makes the weight)."""
+    for position, size in enumerate(sizes, start=1):
+        if isinstance(size, bool) or not hasattr(size, "__index__"):
+            raise TypeError(
+                f"empty(): argument 'size' failed to unpack the object at pos {position} with "
+                f'error "type must be tuple of ints,but got {type(size).__name__}"'
+            )
+    if any(size < 0 for size in sizes):  # type: ignore[operator]
+        negative = next(size for size in sizes if size < 0)  # type: ignore[operator]
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {negative}: {list(sizes)}"
+        )
+
+
 class Linear(Module):
     """y = x @ weight.T + bias, with weight of shape (out_features, in_features).
 
@@ -519,6 +614,7 @@ class Linear(Module):
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
         super().__init__()
+        _check_features((out_features, in_features))
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(zeros(out_features, in_features))
@@ -555,6 +651,11 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if padding_idx >= num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < -num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
         if padding_idx is not None and padding_idx < 0:
             padding_idx += num_embeddings
         self.padding_idx = padding_idx
@@ -589,8 +690,6 @@ class RNNCell(Module):
         self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh"
     ) -> None:
         super().__init__()
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.nonlinearity = nonlinearity
@@ -614,6 +713,18 @@ class RNNCell(Module):
         """The next hidden state, (batch, hidden_size) or (hidden_size,) for one sample."""
         if input.ndim not in (1, 2):
             raise ValueError(f"RNNCell: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {input.shape[-1]} expected "
+                f"{self.input_size}"
+            )
+        if hx is not None and hx.shape[-1] != self.hidden_size:
+            raise RuntimeError(
+                f"hidden0 has inconsistent hidden_size: got {hx.shape[-1]}, expected "
+                f"{self.hidden_size}"
+            )
+        if self.nonlinearity not in ("tanh", "relu"):  # torch checks it here, not when made
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         batched = input.ndim == 2
         if not batched:
             input = input.unsqueeze(0)
@@ -638,7 +749,10 @@ class RNNCell(Module):
 
 
 class Identity(Module):
-    """Returns its input unchanged (a placeholder layer)."""
+    """Returns its input unchanged (a placeholder layer; any arguments are ignored)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """The input itself."""
@@ -651,11 +765,18 @@ class Identity(Module):
 
 
 class ReLU(Module):
-    """max(x, 0), elementwise."""
+    """max(x, 0), elementwise (`inplace=True`: written into the input, relu_)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """max(input, 0)."""
-        return input.relu()
+        return F.relu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):
@@ -669,33 +790,36 @@ class Tanh(Module):
 class LeakyReLU(Module):
     """x for x > 0, negative_slope * x otherwise."""
 
-    def __init__(self, negative_slope: float = 0.01) -> None:
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
         super().__init__()
         self.negative_slope = negative_slope
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """leaky_relu(input)."""
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}"
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"negative_slope={self.negative_slope}{inplace}"
 
 
 class Dropout(Module):
     """Zeroes random elements while training (scaling the rest); does nothing after eval()."""
 
-    def __init__(self, p: float = 0.5) -> None:
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0 <= p <= 1:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
+        self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         """dropout(input, p, self.training)."""
-        return F.dropout(input, self.p, self.training)
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"p={self.p}, inplace=False"
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Sigmoid(Module):

@@ -14,12 +14,17 @@ __all__ = ["clip_grad_norm_"]
 
 
 def clip_grad_norm_(
-    parameters: Tensor | Iterable[Tensor], max_norm: float, norm_type: float = 2.0
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
 ) -> Tensor:
     """Scale all gradients together so that their joint norm is at most `max_norm`.
 
     The norm is taken over every gradient as if they were one vector; the gradients are changed
-    in place (under no_grad) and the norm before clipping is returned, as in torch. Used with
+    in place (under no_grad) and the norm before clipping is returned, as in torch (a nan or
+    inf norm raises with `error_if_nonfinite=True`; `foreach` changes nothing here). Used with
     truncated backprop through time, where gradients through many steps can blow up.
     """
     params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
@@ -31,6 +36,12 @@ def clip_grad_norm_(
         total = max(float(np.abs(g._array).max()) for g in grads)
     else:
         total = sum(float((np.abs(g._array) ** norm_type).sum()) for g in grads) ** (1 / norm_type)
+    if error_if_nonfinite and not math.isfinite(total):
+        raise RuntimeError(
+            f"The total norm of order {float(norm_type)} for gradients from `parameters` is "
+            "non-finite, so it cannot be clipped. To disable this error and scale the gradients "
+            "by the non-finite norm anyway, set `error_if_nonfinite=False`"
+        )
     scale = min(max_norm / (total + 1e-6), 1.0)
     with no_grad():
         for grad in grads:

@@ -123,14 +123,14 @@ def test_anomaly_mode_shows_where_the_failing_node_was_made():
 
 def test_anomaly_mode_checks_for_nan():
     x = minigrad.tensor([-1.0], requires_grad=True)
-    minigrad.set_detect_anomaly(True)
+    minigrad.autograd.set_detect_anomaly(True)
     try:
         y = x.sqrt()
         with pytest.warns(UserWarning, match="Error detected in SqrtBackward0"):
             with pytest.raises(RuntimeError, match="^Function 'SqrtBackward0' returned nan"):
                 y.sum().backward()
     finally:
-        minigrad.set_detect_anomaly(False)
+        minigrad.autograd.set_detect_anomaly(False)
     assert x.grad is None
 
 

@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("minigrad.dtypes",),
+    ("minigrad.dtypes", "minigrad._device"),
     ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random", "minigrad._convert"),
     ("minigrad._format",),
     ("minigrad.versions",),

@@ -388,8 +388,9 @@ def test_rnn_cell_relu_gradcheck():
 
 
 def test_rnn_cell_rejects_unknown_nonlinearity():
-    with pytest.raises(ValueError, match="Unknown nonlinearity"):
-        nn.RNNCell(2, 2, nonlinearity="gelu")
+    cell = nn.RNNCell(2, 2, nonlinearity="gelu")  # torch makes it, and refuses it when called
+    with pytest.raises(RuntimeError, match="Unknown nonlinearity: gelu"):
+        cell(minigrad.ones(1, 2))
 
 
 # ---- Embedding ---------------------------------------------------------------------------------

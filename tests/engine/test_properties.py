@@ -8,7 +8,7 @@ values and broadcasting patterns from run to run (fixed in CI, see tests/conftes
 import operator
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -84,8 +84,10 @@ def test_unary_ops_pass_gradcheck(data, name):
 @given(data=st.data())
 def test_max_passes_gradcheck_without_ties(data):
     # with ties the derivative does not exist (torch splits the gradient between them)
-    x = leaf(data.draw(arrays(data.draw(shapes), unique=True)))
-    assert gradcheck(lambda t: t.max(), x)
+    values = data.draw(arrays(data.draw(shapes), unique=True))
+    # unique is not enough: two values closer than gradcheck's step are a tie for it
+    assume(np.diff(np.sort(values.ravel())).min(initial=1.0) > 1e-3)
+    assert gradcheck(lambda t: t.max(), leaf(values))
 
 
 @FEW

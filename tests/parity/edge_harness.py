@@ -8,7 +8,8 @@ compared:
 - an exception: its type and the first sentence of its message (`torch.` read as `minigrad.`);
 - a tensor: its values (nan equal to nan, float tolerance), dtype, shape, `requires_grad` and
   the name of its `grad_fn`;
-- anything else (numbers, bools, strings, tuples/lists of those): by value;
+- numbers, bools, strings, tuples/lists of those: by value; any other object (a module, an
+  optimizer, a hook's handle) by its class name;
 - warnings raised by the call: their category and first sentence.
 
 `classify` names the outcome: "match", "silent" (torch raises, minigrad returns), "value"
@@ -49,8 +50,12 @@ def _describe(value: Any) -> Any:
     if isinstance(value, (np.floating, np.integer, np.bool_)):
         return value.item()
     if isinstance(value, str):
-        return value.replace("torch.", "minigrad.")
-    return value
+        return value.replace("torch::autograd::", "").replace("torch.", "minigrad.")
+    if value is None or isinstance(value, (bool, int, float, complex, dict, set, np.ndarray)):
+        return value
+    # Any other object (an optimizer, a module, a generator, a hook's handle) has no value
+    # to compare: what kind of object came back is what a user sees.
+    return f"<{type(value).__name__}>"
 
 
 def observe(lib: Any, code: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
