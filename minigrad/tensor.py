@@ -33,7 +33,6 @@ import numpy as np
 
 from . import dtypes, graph
 from ._convert import data_to_array, type_name
-from ._device import device
 from ._format import dtype_suffix, format_tensor
 from ._shapes import Size
 from .engine import run_backward
@@ -55,7 +54,6 @@ __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
 _tensor_serials = itertools.count()
 _NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 # where the frames of minigrad itself and of Python's standard library come from
-_CPU = device("cpu")
 _NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])
 
 NON_LEAF_GRAD_WARNING = (
@@ -757,30 +755,6 @@ class Tensor(
             )
         return self._array.reshape(()).item()
 
-    def tolist(self) -> Any:
-        """The values as (nested) Python lists."""
-        return self._array.tolist()
-
-    def cpu(self) -> Tensor:
-        """minigrad lives on the CPU: returns self, so `.detach().cpu().numpy()` works."""
-        return self
-
-    @property
-    def device(self) -> device:
-        """Always `device(type='cpu')`."""
-        return _CPU
-
-    def data_ptr(self) -> int:
-        """The address of this tensor's first element (views point inside their base's memory)."""
-        return int(self._array.__array_interface__["data"][0])
-
-    def untyped_storage(self) -> UntypedStorage:
-        """The memory this tensor looks at, shared by its views and aliases."""
-        root = self._array
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        return UntypedStorage(root)
-
     # ---- printing ----------------------------------------------------------------------------
 
     def __repr__(self) -> str:
@@ -814,28 +788,6 @@ class Tensor(
 
 apply = Tensor._apply  # the public op API: run a node's op on tensors, join the graph
 apply_view = Tensor._apply_view
-
-
-class UntypedStorage:
-    """The block of memory behind a tensor and its views (`t.untyped_storage()`)."""
-
-    def __init__(self, root: np.ndarray) -> None:
-        self._root = root
-
-    def data_ptr(self) -> int:
-        """The address where the memory starts (the same for every view of it)."""
-        return int(self._root.__array_interface__["data"][0])
-
-    def nbytes(self) -> int:
-        """The size of the memory in bytes."""
-        return int(self._root.nbytes)
-
-    def size(self) -> int:
-        """The size of the memory in bytes (torch counts an untyped storage in bytes)."""
-        return int(self._root.nbytes)
-
-    def __len__(self) -> int:
-        return self.size()
 
 
 # ---- backward from tensors ---------------------------------------------------------------------

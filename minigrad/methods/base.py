@@ -16,17 +16,43 @@ import numpy as np
 
 from .. import dtypes
 from .._convert import warn_scalar_of_grad
+from .._device import device
 from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-__all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase"]
+__all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase", "UntypedStorage"]
 
 NUMPY_OF_GRAD_MESSAGE = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
+
+
+_CPU = device("cpu")
+
+
+class UntypedStorage:
+    """The block of memory behind a tensor and its views (`t.untyped_storage()`)."""
+
+    def __init__(self, root: np.ndarray) -> None:
+        self._root = root
+
+    def data_ptr(self) -> int:
+        """The address where the memory starts (the same for every view of it)."""
+        return int(self._root.__array_interface__["data"][0])
+
+    def nbytes(self) -> int:
+        """The size of the memory in bytes."""
+        return int(self._root.nbytes)
+
+    def size(self) -> int:
+        """The size of the memory in bytes (torch counts an untyped storage in bytes)."""
+        return int(self._root.nbytes)
+
+    def __len__(self) -> int:
+        return self.size()
 
 
 _NUMBERS: dict[tuple[type, object, np.dtype], Any] = {}  # see TensorBase._number
@@ -151,6 +177,32 @@ class TensorBase:
     def is_floating_point(self) -> bool:
         """True for float dtypes."""
         return self._array.dtype.kind == "f"
+
+    # ---- memory and device --------------------------------------------------------------------
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists."""
+        return self._array.tolist()
+
+    def cpu(self) -> Tensor:
+        """minigrad lives on the CPU: returns self, so `.detach().cpu().numpy()` works."""
+        return self
+
+    @property
+    def device(self) -> device:
+        """Always `device(type='cpu')`."""
+        return _CPU
+
+    def data_ptr(self) -> int:
+        """The address of this tensor's first element (views point inside their base's memory)."""
+        return int(self._array.__array_interface__["data"][0])
+
+    def untyped_storage(self) -> UntypedStorage:
+        """The memory this tensor looks at, shared by its views and aliases."""
+        root = self._array
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        return UntypedStorage(root)
 
     def __len__(self) -> int:
         if self.ndim == 0:
