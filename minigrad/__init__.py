@@ -11,9 +11,10 @@ it; README.md "Reading minigrad" says the same):
 - `engine.py`    the backward walk
 - `functions/`   one class per torch grad_fn, forward beside backward (formulas.py: what
                  backward formulas are written with, on arrays and, for create_graph, tensors)
-- `methods/`     the Tensor's methods that compute something (+, exp, sum, view, t[1:], add_)
+- `methods/`     the Tensor's methods that compute something (+, exp, sum, view, t[1:], add_);
+                 base.py: shape, dtype, memory (data_ptr, untyped_storage) and device
 - `autograd/`    backward(), grad(), Function, gradcheck, saved_tensors_hooks
-- `dtypes.py`, `_shapes.py`, `_convert.py`, `_format.py`, `grad_mode.py`, `random.py`,
+- `dtypes.py`, `_shapes.py`, `_convert.py`, `_device.py`, `_format.py`, `grad_mode.py`, `random.py`,
   `creation.py`, `functional.py`, `nn/`, `optim.py`, `data.py`, `viz/`
 """
 
