@@ -49,6 +49,11 @@ class FillBackward2(Node):
     def forward(self, before: np.ndarray) -> np.ndarray:
         return np.full_like(before, self.value)
 
+    def forward_into(self, a: np.ndarray) -> None:
+        """`a` filled with the value, in its own memory (fill_ and zero_ when nothing is
+        recorded: `grad.zero_()` each step costs no new array)."""
+        np.copyto(a, self.value, casting="unsafe")  # (the cast np.full_like makes)
+
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (zeros_like(grad),)
 
@@ -66,8 +71,14 @@ class FillBackward3(Node):
 class ZeroBackward0(FillBackward2):
     """zero_(self) -- self: zeros_like(grad)."""
 
+    value = 0
+
     def __init__(self) -> None:
-        super().__init__(0)
+        pass  # (the value is always 0: `grad.zero_()` runs at every step of a training loop)
+
+    def forward_into(self, a: np.ndarray) -> None:
+        """`a` set to 0 in its own memory (zero_ when nothing is recorded)."""
+        a.fill(0)
 
 
 class CopyBackwards(Node):
