@@ -1,4 +1,4 @@
-"""The stepper as an ipywidgets widget: a thin view over `Stepper.frames`, which hold everything.
+"""The stepper as an ipywidgets widget: a thin view over the frames, which hold everything.
 
     step [slider]  [back] [next]  [predict first]
     step 3 of 5: c.zero_()                           <- the code of the current step
@@ -13,11 +13,13 @@ looks for.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
-import ipywidgets as widgets
+from .frames import Frame
+from .stepper_html import inline_svg
 
-from .stepper import Stepper, inline_svg
+__all__ = ["stepper_widget"]
 
 HIDDEN_TEXT = (
     "<p><i>Predict first: what will the graph, the versions and the gradients look like after "
@@ -25,65 +27,77 @@ HIDDEN_TEXT = (
 )
 
 
-def stepper_widget(stepper: Stepper) -> widgets.VBox:
-    """A VBox that shows one frame of `stepper` at a time."""
-    frames = stepper.frames
-    count = len(frames)
-    slider = widgets.IntSlider(value=1, min=1, max=count, description="step", readout=True)
-    back = widgets.Button(description="◀ back", tooltip="previous step")
-    forward = widgets.Button(description="next ▶", tooltip="next step")
-    predict = widgets.ToggleButton(value=False, description="predict first")
-    show = widgets.Button(description="show", button_style="info")
-    code = widgets.HTML()
-    picture = widgets.HTML()
-    summary = widgets.HTML()
-    for widget, name in [
-        (slider, "slider"),
-        (back, "back"),
-        (forward, "next"),
-        (predict, "predict"),
-        (show, "show"),
-        (code, "code"),
-        (picture, "picture"),
-        (summary, "summary"),
-    ]:
-        widget.add_class(f"mg-stepper-{name}")
-    # rendered once each (dot runs once per frame), then only swapped in and out
-    pictures = [inline_svg(frame.svg) for frame in frames]
-    revealed = {"now": True}
+def stepper_widget(frames: Sequence[Frame], title: str) -> Any:
+    """A VBox that shows one frame at a time (ImportError without ipywidgets)."""
+    # ipywidgets is optional (a Stepper shows as HTML without it) and slow to import, so it
+    # is imported only when a widget is asked for.
+    import ipywidgets
 
-    def update(*_: Any) -> None:
-        frame = frames[slider.value - 1]
-        heading = f"step {slider.value} of {count}: {frame.label}"
-        code.value = f"<pre>{html.escape(heading)}</pre>"
-        visible = revealed["now"] or not predict.value
-        picture.value = pictures[slider.value - 1] if visible else HIDDEN_TEXT
+    return StepperView(ipywidgets, frames, title).box
+
+
+class StepperView:
+    """The widgets of one stepper and the callbacks that keep them showing one frame."""
+
+    def __init__(self, widgets: Any, frames: Sequence[Frame], title: str) -> None:
+        self.frames = frames
+        count = len(frames)
+        self.slider = widgets.IntSlider(value=1, min=1, max=count, description="step", readout=True)
+        self.back = widgets.Button(description="◀ back", tooltip="previous step")
+        self.forward = widgets.Button(description="next ▶", tooltip="next step")
+        self.predict = widgets.ToggleButton(value=False, description="predict first")
+        self.show = widgets.Button(description="show", button_style="info")
+        self.code = widgets.HTML()
+        self.picture = widgets.HTML()
+        self.summary = widgets.HTML()
+        for widget, name in [
+            (self.slider, "slider"),
+            (self.back, "back"),
+            (self.forward, "next"),
+            (self.predict, "predict"),
+            (self.show, "show"),
+            (self.code, "code"),
+            (self.picture, "picture"),
+            (self.summary, "summary"),
+        ]:
+            widget.add_class(f"mg-stepper-{name}")
+        # rendered once each (dot runs once per frame), then only swapped in and out
+        self.pictures = [inline_svg(frame.svg) for frame in frames]
+        self.revealed = True
+        self.slider.observe(self.moved, names="value")
+        self.predict.observe(self.moved, names="value")
+        self.back.on_click(lambda _: self.step_by(-1))
+        self.forward.on_click(lambda _: self.step_by(1))
+        self.show.on_click(self.reveal)
+        self.update()
+        controls = widgets.HBox([self.slider, self.back, self.forward, self.predict, self.show])
+        box = widgets.VBox([widgets.HTML(f"<b>{html.escape(title)}</b>"), controls, self.code])
+        box.children = (*box.children, self.picture, self.summary)
+        box.add_class("mg-stepper")
+        self.box = box
+
+    def update(self, *_: Any) -> None:
+        """Show the frame the slider points at (its answer hidden in predict mode)."""
+        count = len(self.frames)
+        number = self.slider.value
+        frame = self.frames[number - 1]
+        heading = f"step {number} of {count}: {frame.label}"
+        self.code.value = f"<pre>{html.escape(heading)}</pre>"
+        visible = self.revealed or not self.predict.value
+        self.picture.value = self.pictures[number - 1] if visible else HIDDEN_TEXT
         text = html.escape(frame.summary)
-        summary.value = f'<pre style="white-space:pre-wrap">{text}</pre>' if visible else ""
-        show.layout.display = "none" if visible else None
-        back.disabled = slider.value == 1
-        forward.disabled = slider.value == count
+        self.summary.value = f'<pre style="white-space:pre-wrap">{text}</pre>' if visible else ""
+        self.show.layout.display = "none" if visible else None
+        self.back.disabled = number == 1
+        self.forward.disabled = number == count
 
-    def moved(_: Any) -> None:
-        revealed["now"] = False  # a new step: in predict mode, hide its answer again
-        update()
+    def moved(self, _: Any) -> None:
+        self.revealed = False  # a new step: in predict mode, hide its answer again
+        self.update()
 
-    def step_by(delta: int) -> None:
-        slider.value = min(count, max(1, slider.value + delta))
+    def step_by(self, delta: int) -> None:
+        self.slider.value = min(len(self.frames), max(1, self.slider.value + delta))
 
-    def reveal(_: Any) -> None:
-        revealed["now"] = True
-        update()
-
-    slider.observe(moved, names="value")
-    predict.observe(moved, names="value")
-    back.on_click(lambda _: step_by(-1))
-    forward.on_click(lambda _: step_by(1))
-    show.on_click(reveal)
-    update()
-
-    controls = widgets.HBox([slider, back, forward, predict, show])
-    box = widgets.VBox([widgets.HTML(f"<b>{html.escape(stepper.title)}</b>"), controls, code])
-    box.children = (*box.children, picture, summary)
-    box.add_class("mg-stepper")
-    return box
+    def reveal(self, _: Any) -> None:
+        self.revealed = True
+        self.update()

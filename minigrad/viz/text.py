@@ -6,10 +6,7 @@ they do not depend on Graphviz's layout or version.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import GraphSnapshot, SavedNode, TensorNode
+from .model import GraphSnapshot, SavedNode, TensorNode
 
 
 def shape_text(shape: tuple[int, ...]) -> str:

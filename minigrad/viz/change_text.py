@@ -1,0 +1,125 @@
+"""What a call changed, in words: the sentences of `Comparison.summary()` and the picture's marks.
+
+Both are made from the facts of changes.py: one line per new tensor, changed tensor (its
+changes joined by ';'), new node and saved value, then the edges the call cut; and for the
+picture, short red notes in the nodes that changed, a red border for them, a thick one for
+what is new.
+"""
+
+from __future__ import annotations
+
+from .changes import (
+    BECAME_LEAF,
+    NEW_GRAD_FN,
+    STALE,
+    STARTED_REQUIRING_GRAD,
+    STOPPED_REQUIRING_GRAD,
+    UNSEEN,
+    VERSION,
+    EdgeFacts,
+    Fact,
+    Marks,
+    NewFunction,
+    NewTensor,
+    SavedChange,
+    TensorChange,
+)
+from .model import GraphSnapshot
+from .text import sharing_note
+
+__all__ = ["change_lines", "change_marks", "saved_name"]
+
+
+def tensor_change_text(fact: TensorChange) -> str:
+    """The sentence for one tensor change: 'became a leaf (grad_fn was MulBackward0)'."""
+    if fact.kind == BECAME_LEAF:
+        return f"became a leaf (grad_fn was {fact.old})"
+    if fact.kind == VERSION:
+        return f"version v{fact.old} -> v{fact.new}"
+    return tensor_change_note(fact)
+
+
+def tensor_change_note(fact: TensorChange) -> str:
+    """The short red note the picture writes into the tensor's node."""
+    if fact.kind == BECAME_LEAF:
+        return "became a leaf"
+    if fact.kind == NEW_GRAD_FN:
+        return f"grad_fn is now {fact.new}"
+    if fact.kind == STOPPED_REQUIRING_GRAD:
+        return "no longer requires grad"
+    if fact.kind == STARTED_REQUIRING_GRAD:
+        return "now requires grad"
+    return f"was v{fact.old}"  # VERSION
+
+
+def new_tensor_text(after: GraphSnapshot, fact: NewTensor) -> str:
+    """'c: new tensor, leaf, no grad (shares memory + version counter with out)'."""
+    if fact.is_leaf:
+        kind = "leaf, requires_grad" if fact.requires_grad else "leaf, no grad"
+    else:
+        kind = f"non-leaf, grad_fn={fact.grad_fn}"
+    sharing = sharing_note(after, after.by_key(fact.key))
+    return f"{fact.name}: new tensor, {kind}{sharing}"
+
+
+def saved_name(fact: SavedChange) -> str:
+    """'SigmoidBackward0 saved result=out' (without '=out' when the owner is not drawn)."""
+    owner = f"={fact.owner}" if fact.owner is not None else ""
+    return f"{fact.function} saved {fact.slot}{owner}"
+
+
+def saved_change_text(fact: SavedChange) -> str:
+    name = saved_name(fact)
+    if fact.kind == STALE:
+        return (
+            f"{name}: saved v{fact.saved_version}, now v{fact.current_version} -> "
+            "backward will raise"
+        )
+    if fact.kind == UNSEEN:
+        return (
+            f"{name}: memory changed through {', '.join(fact.movers)} (another version "
+            f"counter), still v{fact.current_version}: backward will silently use the new values"
+        )
+    return f"{name}: freed"
+
+
+def change_lines(after: GraphSnapshot, facts: list[Fact], edges: EdgeFacts) -> list[str]:
+    """One line per new tensor, changed tensor (its changes joined by ';'), node and value."""
+    lines: list[str] = []
+    last_tensor = None  # the changes of one tensor come one after another: one line for them
+    for fact in facts:
+        if isinstance(fact, TensorChange) and fact.key == last_tensor:
+            lines[-1] += f"; {tensor_change_text(fact)}"
+            continue
+        last_tensor = fact.key if isinstance(fact, TensorChange) else None
+        if isinstance(fact, TensorChange):
+            lines.append(f"{fact.name}: {tensor_change_text(fact)}")
+        elif isinstance(fact, NewTensor):
+            lines.append(new_tensor_text(after, fact))
+        elif isinstance(fact, NewFunction):
+            lines.append(f"{fact.label}: new node")
+        else:
+            lines.append(saved_change_text(fact))
+    lines += [f"edge removed: {src} -> {dst}" for src, dst in edges.cut]
+    if edges.unreachable:
+        lines.append(f"no longer reachable: {', '.join(edges.unreachable)}")
+    return lines
+
+
+def change_marks(facts: list[Fact]) -> Marks:
+    """What the 'after' picture highlights: red notes and borders, thick borders for new."""
+    marks = Marks()
+
+    def note(key: str, text: str) -> None:
+        marks.notes.setdefault(key, []).append(text)
+        marks.changed.add(key)
+
+    for fact in facts:
+        if isinstance(fact, NewTensor | NewFunction):
+            marks.new.add(fact.key)
+        elif isinstance(fact, TensorChange):
+            note(fact.key, tensor_change_note(fact))
+        elif fact.kind == UNSEEN:
+            note(fact.key, f"memory changed via {', '.join(fact.movers)}")
+            note(fact.key, "backward will NOT notice")
+    return marks
