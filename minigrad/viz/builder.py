@@ -115,17 +115,25 @@ class Builder:
             return set()
         box_label = self.labels.storage_label(group, set(members), len(outside))
         with target.subgraph(name=f"cluster_{self.prefix}{group.key}") as box:
-            box.attr(
+            box.attr(label="", style="dashed,rounded", color=STORAGE_COLOR)
+            # the label is a node of the box, not the box's own label: dot routes edges
+            # around nodes, but straight through a cluster's label
+            label_id = self.node_id(f"{group.key}_label")
+            size = self.theme.storage_font
+            box.node(
+                label_id,
                 label=box_label,
-                style="dashed,rounded",
-                color=STORAGE_COLOR,
+                shape="plaintext",
+                fontsize=str(size),
                 fontcolor=STORAGE_COLOR,
-                fontsize=str(self.theme.storage_font),
-                labeljust="l",
+                style="",
+                margin="0.04,0.02",
+                height="0",
             )
             for key in members:
                 self.add_any(box, key, marks)
-            size = self.theme.storage_font
+                # invisible edges keep the label under what the box holds
+                box.edge(self.node_id(key), label_id, style="invis", weight="1")
             label_size = label_width(box_label, size, size)
             self.boxes.append(([self.node_id(key) for key in members], label_size))
         return set(members)

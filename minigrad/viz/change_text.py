@@ -23,11 +23,13 @@ from .changes import (
     NewTensor,
     SavedChange,
     TensorChange,
+    Unseen,
+    still_unseen,
 )
 from .model import GraphSnapshot
 from .text import sharing_note
 
-__all__ = ["change_lines", "change_marks", "saved_name"]
+__all__ = ["change_lines", "change_marks", "saved_name", "unseen_marks", "with_unseen"]
 
 
 def tensor_change_text(fact: TensorChange) -> str:
@@ -120,6 +122,28 @@ def change_marks(facts: list[Fact]) -> Marks:
         elif isinstance(fact, TensorChange):
             note(fact.key, tensor_change_note(fact))
         elif fact.kind == UNSEEN:
-            note(fact.key, f"memory changed via {', '.join(fact.movers)}")
-            note(fact.key, "backward will NOT notice")
+            for text in unseen_notes(fact.movers):
+                note(fact.key, text)
     return marks
+
+
+def unseen_notes(movers: tuple[str, ...]) -> list[str]:
+    """The red notes of a saved value whose memory changed through another version counter."""
+    return [f"memory changed via {', '.join(movers)}", "backward will NOT notice"]
+
+
+def unseen_marks(snap: GraphSnapshot, unseen: Unseen) -> Marks:
+    """Red notes and borders for the saved values of `snap` an earlier step changed unseen."""
+    marks = Marks()
+    for key, movers in still_unseen(snap, unseen).items():
+        marks.notes[key] = unseen_notes(movers)
+        marks.changed.add(key)
+    return marks
+
+
+def with_unseen(marks: Marks, snap: GraphSnapshot, unseen: Unseen) -> Marks:
+    """`marks` (of a call), plus those of `unseen` on the values the call did not note."""
+    carried = unseen_marks(snap, unseen)
+    notes = dict(marks.notes)
+    notes.update((key, texts) for key, texts in carried.notes.items() if key not in notes)
+    return Marks(notes=notes, changed=marks.changed | carried.changed, new=set(marks.new))

@@ -22,8 +22,11 @@ __all__ = [
     "NewTensor",
     "SavedChange",
     "TensorChange",
+    "Unseen",
+    "carry_unseen",
     "edge_name",
     "find_facts",
+    "still_unseen",
 ]
 
 
@@ -99,6 +102,12 @@ class EdgeFacts:
 
 
 Fact = NewTensor | TensorChange | NewFunction | SavedChange
+
+# Saved values whose memory was changed through another version counter (UNSEEN), remembered
+# across the steps of a stepper: (the saving function's uid, slot) -> the tensors it changed
+# through. One snapshot cannot tell that a value is silently corrupted (its versions still
+# agree), so the stepper carries what an earlier step found.
+Unseen = dict[tuple[int, str], tuple[str, ...]]
 
 
 @dataclass
@@ -254,3 +263,29 @@ def find_facts(before: GraphSnapshot, after: GraphSnapshot) -> tuple[list[Fact],
         *saved_facts(before, after),
     ]
     return facts, edge_facts(before, after)
+
+
+def still_unseen(snap: GraphSnapshot, unseen: Unseen) -> dict[str, tuple[str, ...]]:
+    """saved key -> movers, for the values of `unseen` that `snap` still holds.
+
+    A value backward freed, or one now stale (backward will raise after all), is dropped.
+    """
+    found = {}
+    for value in snap.saved:
+        movers = unseen.get((snap.by_key(value.function).uid, value.slot))
+        if movers and not value.freed and not value.stale:
+            found[value.key] = movers
+    return found
+
+
+def carry_unseen(after: GraphSnapshot, facts: tuple[Fact, ...], unseen: Unseen) -> Unseen:
+    """`unseen` as it stands after a step: what `after` still holds, and what `facts` found."""
+    carried = {}
+    for key, movers in still_unseen(after, unseen).items():
+        value = after.by_key(key)
+        carried[(after.by_key(value.function).uid, value.slot)] = movers
+    for fact in facts:
+        if isinstance(fact, SavedChange) and fact.kind == UNSEEN:
+            value = after.by_key(fact.key)
+            carried[(after.by_key(value.function).uid, value.slot)] = fact.movers
+    return carried

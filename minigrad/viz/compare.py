@@ -14,8 +14,8 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .change_text import change_lines, change_marks
-from .changes import Changes, find_facts
+from .change_text import change_lines, change_marks, unseen_marks, with_unseen
+from .changes import Changes, Unseen, find_facts
 from .dot_graph import Graph
 from .matching import align
 from .model import GraphSnapshot
@@ -46,8 +46,9 @@ def compare(
     """Draw `before` and `after` side by side, marking what changed in the 'after' half.
 
     Too wide for a notebook side by side (see themes.Theme.fit_width), 'after' goes under
-    'before'. The drawing options (`show_saved`, `collapse_above`, `saved_layout`, `legend`,
-    `theme`, ...) are those of `viz.draw`: see options.DrawOptions.
+    'before' (or as `stack=True/False` says). The other drawing options (`show_saved`,
+    `collapse_above`, `saved_layout`, `legend`, `theme`, ...) are those of `viz.draw`: see
+    options.DrawOptions.
     """
     chosen = draw_options(options, "compare")
     aligned = align(before, after)
@@ -55,7 +56,11 @@ def compare(
 
 
 class Comparison:
-    """The result of `cut()`: shows as the before/after picture; `.summary()` says it in text."""
+    """The result of `cut()`: shows as the before/after picture; `.summary()` says it in text.
+
+    `unseen` (a stepper's memory of earlier steps, see changes.Unseen) keeps saved values that
+    an earlier step changed behind their version check marked in both halves.
+    """
 
     def __init__(
         self,
@@ -64,6 +69,7 @@ class Comparison:
         label: str,
         result: Any,
         theme: str | Theme | None = None,
+        unseen: Unseen | None = None,
     ):
         self.before = before
         self.after = align(before, after)
@@ -71,13 +77,20 @@ class Comparison:
         self.result = result  # what the action returned
         self.theme = theme  # None: the theme current when the picture is drawn
         self.changes = changes(before, self.after)
+        # what each half marks: in a stepper, values an earlier step changed unseen stay red
+        # (`unseen`, see changes.Unseen) in both halves, as stale values do
+        self.unseen = dict(unseen or {})
+        self.marks = (
+            unseen_marks(before, self.unseen),
+            with_unseen(self.changes.marks, self.after, self.unseen),
+        )
         self._graph: Graph | None = None
 
     def draw(self, **options: Any) -> Graph:
         """The picture (options: see options.DrawOptions; `theme` defaults to this one's)."""
         options.setdefault("theme", self.theme)
         chosen = draw_options(options, "draw")
-        return draw_pair(self.before, self.after, self.label, self.changes, chosen)
+        return draw_pair(self.before, self.after, self.label, self.changes, chosen, self.marks)
 
     @property
     def graph(self) -> Graph:

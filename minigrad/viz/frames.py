@@ -17,12 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from .changes import Unseen, carry_unseen
 from .compare import Comparison
 from .dot_graph import Graph
 from .model import GraphSnapshot
 from .readers import is_torch_tensor
 from .steps import Checked, store
 from .text import summary_text
+from .themes import resolve_theme
 from .walk import snapshot
 
 __all__ = ["Frame", "run"]
@@ -44,6 +46,7 @@ class Frame:
     gradients: tuple[str, ...]  # "a.grad = tensor([...])" lines when the step ran backward
     warnings: tuple[str, ...]  # "UserWarning: ..." lines, when the step warned
     comparison: Comparison = dataclasses.field(repr=False)
+    stacked: bool = False  # drawn 'after' under 'before' (the same for every frame of a run)
 
     @property
     def before(self) -> GraphSnapshot:
@@ -55,10 +58,10 @@ class Frame:
         """The graph after this step (keys matched to those of `before`)."""
         return self.comparison.after
 
-    @property
+    @functools.cached_property
     def graph(self) -> Graph:
-        """The picture as a graphviz graph."""
-        return self.comparison.graph
+        """The picture as a graphviz graph (stacked or side by side, as every frame of its run)."""
+        return self.comparison.draw(stack=self.stacked)
 
     @functools.cached_property
     def svg(self) -> str:
@@ -165,6 +168,7 @@ def run(
     namespace: dict[str, Any] = {}  # fresh for every run: every step makes its own tensors
     kept: list[Any] = []
     previous = draw_state(namespace, roots, names)  # the empty graph before step 1
+    unseen: Unseen = {}  # saved values changed behind their version check, so far
     frames = []
     for index, step in enumerate(checked):
         grads_before = {n: grad_state(g) for n, g in leaf_grads(namespace).items()}
@@ -173,7 +177,8 @@ def run(
             store(step, index + 1, result, namespace)
         keep_alive(namespace, kept)
         current = draw_state(namespace, roots, names)
-        comparison = Comparison(previous, current, step.code, result)
+        comparison = Comparison(previous, current, step.code, result, unseen=unseen)
+        unseen = carry_unseen(comparison.after, comparison.changes.facts, unseen)
         gradients = gradient_lines(step, error, grads_before, namespace)
         heading = f"step {index + 1} of {len(checked)}: {step.code}"
         summary = frame_summary(heading, error, warned, gradients, comparison, namespace, current)
@@ -189,7 +194,23 @@ def run(
             )
         )
         previous = current
-    return frames, namespace
+    return one_layout(frames), namespace
+
+
+# A stepper shows its pictures at one fixed height (stepper_html.py), where wide beats tall:
+# its frames are side by side unless one of them would then be wider than this many times the
+# width a notebook shows unscaled (the theme's fit_width); then all are stacked.
+STACK_ABOVE = 2.0
+
+
+def one_layout(frames: list[Frame]) -> list[Frame]:
+    """The frames, each drawn the same way: all side by side or all stacked."""
+    if not frames:
+        return frames
+    fit = resolve_theme(frames[0].comparison.theme).fit_width
+    widest = max(frame.comparison.draw(stack=False).estimated_width for frame in frames)
+    stacked = widest > STACK_ABOVE * fit
+    return [dataclasses.replace(frame, stacked=stacked) for frame in frames]
 
 
 def run_step(step: Checked, namespace: dict[str, Any]) -> tuple[Any, str | None, tuple[str, ...]]:

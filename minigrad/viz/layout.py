@@ -91,9 +91,9 @@ def estimate_width(
 
     `widths` maps each node to its width, `links` are the edges that constrain ranks, and
     `nodesep` is the gap between neighbours (points). `boxes` are the storage boxes: their
-    nodes and the width of their label. A node of a box with no edges (`c = out.detach()`)
-    is drawn beside a linked one of its box, and a rank holding a box is at least as wide as
-    the box's label.
+    nodes and the width of their label, which is drawn in a rank of its own under them. A node
+    of a box with no edges (`c = out.detach()`) is drawn beside a linked one of its box, and
+    a rank holding a box is at least as wide as the box's label.
     """
     inputs: dict[str, list[str]] = {node: [] for node in widths}
     outputs: dict[str, list[str]] = {node: [] for node in widths}
@@ -119,6 +119,7 @@ def estimate_width(
         for row, sizes in inside.items():
             content = sum(sizes) + nodesep * (len(sizes) - 1)
             place(row, max(content, label) + 2 * BOX_MARGIN)
+        place(max(inside, default=0) + 1, label + 2 * BOX_MARGIN)  # the label, under them
         boxed.update(members)
     for node, width in widths.items():
         if node not in boxed:

@@ -43,6 +43,9 @@ class DrawOptions:
 
     `theme`: "default" or "projector" (None: the one chosen with `set_theme`).
 
+    `stack` (a before/after only): True draws 'after' under 'before', False beside it; None
+    stacks when side by side would be wider than the theme's `fit_width`.
+
     A tensor used by more than `collapse_above` functions (a weight reused at every step of
     an unrolled RNN) is drawn so that Graphviz stays fast: its unchanged saved copies become
     one "saved by N functions" node, and its edges to those functions leave along one trunk
@@ -58,6 +61,7 @@ class DrawOptions:
     collapse_above: int | None = COLLAPSE_ABOVE
     saved_layout: str = "auto"
     theme: str | Theme | None = None
+    stack: bool | None = None
 
     def settle(self, snaps: Iterable[GraphSnapshot]) -> DrawSettings:
         """The settings for drawing `snaps`: "auto" and the theme decided."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .builder import Builder
-from .changes import Changes, edge_name
+from .changes import Changes, Marks, edge_name
 from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
 from .model import GraphSnapshot
@@ -30,8 +30,13 @@ def draw_pair(
     label: str,
     found: Changes,
     options: DrawOptions,
+    marks: tuple[Marks, Marks] | None = None,
 ) -> Graph:
-    """The before/after picture of an aligned `after` (see compare.compare)."""
+    """The before/after picture of an aligned `after` (see compare.compare).
+
+    `marks`: what each half highlights (default: nothing before, the call's changes after).
+    """
+    before_marks, after_marks = marks or (Marks(), found.marks)
     settings = options.settle((before, after))
     check_size(before.node_count + after.node_count + len(found.gone), options.max_nodes)
     theme = settings.theme
@@ -43,15 +48,18 @@ def draw_pair(
     title = {"fontsize": str(theme.title_font), "style": "rounded", "color": "#bbbbbb"}
     with graph.subgraph(name="cluster_before") as box:
         box.attr(label="before", labeljust="c", **title)
-        left.build(box)
+        left.build(box, before_marks)
     with graph.subgraph(name="cluster_after") as box:
         box.attr(label="after" if label == "after" else f"after {label}", labeljust="c", **title)
-        right.build(box, found.marks)
+        right.build(box, after_marks)
         add_gone(box, right, before, found.gone)
     add_cut_edges(right, after, label, found)
     # side by side: the two halves and the frames around them
     graph.estimated_width = left.width() + right.width() + 3 * FRAME
-    if graph.estimated_width > theme.fit_width:
+    stacked = options.stack
+    if stacked is None:
+        stacked = graph.estimated_width > theme.fit_width
+    if stacked:
         stack(graph, left, right)
         graph.estimated_width = max(left.width(), right.width()) + 2 * FRAME
     if wants_legend(options.legend, theme):

@@ -3,7 +3,11 @@
     step [slider]  [back] [next]  [predict first]
     step 3 of 5: c.zero_()                           <- the code of the current step
     (the picture)                                    <- hidden in "predict first" until [show]
-    (the summary)
+    (the summary)                                    <- a box that scrolls
+
+One frame at a time, its picture at one fixed height (stepper_html.PICTURE_HEIGHT) and its
+text in a box that scrolls, so the widget fits a laptop screen and does not change height
+from step to step.
 
 "Predict first" is for class polls: with it on, each step shows only its code until someone
 clicks "show". The CSS classes (mg-stepper, mg-stepper-next, ...) are what the browser test
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .frames import Frame
-from .stepper_html import inline_svg
+from .stepper_html import fitted_svg, picture_html, text_html
 
 __all__ = ["stepper_widget"]
 
@@ -62,7 +66,7 @@ class StepperView:
         ]:
             widget.add_class(f"mg-stepper-{name}")
         # rendered once each (dot runs once per frame), then only swapped in and out
-        self.pictures = [inline_svg(frame.svg) for frame in frames]
+        self.pictures = [picture_html(fitted_svg(frame.svg)) for frame in frames]
         self.revealed = True
         self.slider.observe(self.moved, names="value")
         self.predict.observe(self.moved, names="value")
@@ -82,11 +86,10 @@ class StepperView:
         number = self.slider.value
         frame = self.frames[number - 1]
         heading = f"step {number} of {count}: {frame.label}"
-        self.code.value = f"<pre>{html.escape(heading)}</pre>"
+        self.code.value = f'<pre style="margin:0">{html.escape(heading)}</pre>'
         visible = self.revealed or not self.predict.value
-        self.picture.value = self.pictures[number - 1] if visible else HIDDEN_TEXT
-        text = html.escape(frame.summary)
-        self.summary.value = f'<pre style="white-space:pre-wrap">{text}</pre>' if visible else ""
+        self.picture.value = self.pictures[number - 1] if visible else picture_html(HIDDEN_TEXT)
+        self.summary.value = text_html(frame.summary) if visible else ""
         self.show.layout.display = "none" if visible else None
         self.back.disabled = number == 1
         self.forward.disabled = number == count
