@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
 # minigrad.viz, module by module, in the order the data flows (bottom first): a viz module may
 # import viz modules of its own layer or of the layers below it, never above.
 VIZ_LAYERS: list[tuple[str, ...]] = [
-    ("themes", "dot_program"),  # no viz imports: type sizes, running `dot`
+    ("themes", "dot_program", "words"),  # no viz imports: type sizes, running `dot`, words
     ("model",),  # the snapshot: frozen dataclasses
     ("readers", "walk"),  # reading minigrad or torch into a snapshot
     ("matching", "changes"),  # the facts of a change: matching two snapshots, what changed

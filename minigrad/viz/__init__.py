@@ -6,6 +6,7 @@
     viz.cut(lambda: out.detach_(), out, names=...)  # before / after one call
     viz.cut_stepper("detach")                       # a program step by step (a widget in Lab)
     viz.set_theme("projector")                      # large type for a room
+    viz.set_language("zh")                          # pictures and texts in Chinese
 
 Pictures need Graphviz's `dot` program; without it, displaying one raises
 GraphvizNotFoundError (whose last line says how to install it) and `viz.summary` still works.
@@ -38,10 +39,12 @@ from .stepper import Frame, Stepper, cut_stepper, stepper
 from .text import summary_text
 from .themes import THEMES, Theme, current_theme, set_theme
 from .walk import snapshot
+from .words import LANGUAGES, current_language, set_language
 
 __all__ = [
     "BESIDE_UP_TO",
     "COLLAPSE_ABOVE",
+    "LANGUAGES",
     "THEMES",
     "Comparison",
     "Edge",
@@ -59,10 +62,12 @@ __all__ = [
     "TensorNode",
     "Theme",
     "compare",
+    "current_language",
     "current_theme",
     "cut",
     "cut_stepper",
     "draw",
+    "set_language",
     "set_theme",
     "snapshot",
     "stepper",

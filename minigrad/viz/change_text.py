@@ -28,6 +28,7 @@ from .changes import (
 )
 from .model import GraphSnapshot
 from .text import sharing_note
+from .words import say
 
 __all__ = ["change_lines", "change_marks", "saved_name", "unseen_marks", "with_unseen"]
 
@@ -35,54 +36,63 @@ __all__ = ["change_lines", "change_marks", "saved_name", "unseen_marks", "with_u
 def tensor_change_text(fact: TensorChange) -> str:
     """The sentence for one tensor change: 'became a leaf (grad_fn was MulBackward0)'."""
     if fact.kind == BECAME_LEAF:
-        return f"became a leaf (grad_fn was {fact.old})"
+        return say("became a leaf (grad_fn was {label})", label=fact.old)
     if fact.kind == VERSION:
-        return f"version v{fact.old} -> v{fact.new}"
+        return say("version v{old} -> v{new}", old=fact.old, new=fact.new)
     return tensor_change_note(fact)
 
 
 def tensor_change_note(fact: TensorChange) -> str:
     """The short red note the picture writes into the tensor's node."""
     if fact.kind == BECAME_LEAF:
-        return "became a leaf"
+        return say("became a leaf")
     if fact.kind == NEW_GRAD_FN:
-        return f"grad_fn is now {fact.new}"
+        return say("grad_fn is now {label}", label=fact.new)
     if fact.kind == STOPPED_REQUIRING_GRAD:
-        return "no longer requires grad"
+        return say("no longer requires grad")
     if fact.kind == STARTED_REQUIRING_GRAD:
-        return "now requires grad"
-    return f"was v{fact.old}"  # VERSION
+        return say("now requires grad")
+    return say("was v{version}", version=fact.old)  # VERSION
 
 
 def new_tensor_text(after: GraphSnapshot, fact: NewTensor) -> str:
     """'c: new tensor, leaf, no grad (shares memory + version counter with out)'."""
     if fact.is_leaf:
-        kind = "leaf, requires_grad" if fact.requires_grad else "leaf, no grad"
+        kind = say("leaf, requires_grad" if fact.requires_grad else "leaf, no grad")
     else:
-        kind = f"non-leaf, grad_fn={fact.grad_fn}"
+        kind = say("non-leaf, grad_fn={label}", label=fact.grad_fn)
     sharing = sharing_note(after, after.by_key(fact.key))
-    return f"{fact.name}: new tensor, {kind}{sharing}"
+    return say("{name}: new tensor, {kind}{sharing}", name=fact.name, kind=kind, sharing=sharing)
 
 
 def saved_name(fact: SavedChange) -> str:
     """'SigmoidBackward0 saved result=out' (without '=out' when the owner is not drawn)."""
-    owner = f"={fact.owner}" if fact.owner is not None else ""
-    return f"{fact.function} saved {fact.slot}{owner}"
+    if fact.owner is None:
+        return say("{function} saved {slot}", function=fact.function, slot=fact.slot)
+    return say(
+        "{function} saved {slot}={owner}", function=fact.function, slot=fact.slot, owner=fact.owner
+    )
 
 
 def saved_change_text(fact: SavedChange) -> str:
     name = saved_name(fact)
+    saved, now = fact.saved_version, fact.current_version
     if fact.kind == STALE:
-        return (
-            f"{name}: saved v{fact.saved_version}, now v{fact.current_version} -> "
-            "backward will raise"
+        return say(
+            "{name}: saved v{saved}, now v{now} -> backward will raise",
+            name=name,
+            saved=saved,
+            now=now,
         )
     if fact.kind == UNSEEN:
-        return (
-            f"{name}: memory changed through {', '.join(fact.movers)} (another version "
-            f"counter), still v{fact.current_version}: backward will silently use the new values"
+        return say(
+            "{name}: memory changed through {names} (another version counter), still v{now}: "
+            "backward will silently use the new values",
+            name=name,
+            names=", ".join(fact.movers),
+            now=now,
         )
-    return f"{name}: freed"
+    return say("{name}: freed", name=name)
 
 
 def change_lines(after: GraphSnapshot, facts: list[Fact], edges: EdgeFacts) -> list[str]:
@@ -91,20 +101,20 @@ def change_lines(after: GraphSnapshot, facts: list[Fact], edges: EdgeFacts) -> l
     last_tensor = None  # the changes of one tensor come one after another: one line for them
     for fact in facts:
         if isinstance(fact, TensorChange) and fact.key == last_tensor:
-            lines[-1] += f"; {tensor_change_text(fact)}"
+            lines[-1] += say("; ") + tensor_change_text(fact)
             continue
         last_tensor = fact.key if isinstance(fact, TensorChange) else None
         if isinstance(fact, TensorChange):
-            lines.append(f"{fact.name}: {tensor_change_text(fact)}")
+            lines.append(say("{name}: {change}", name=fact.name, change=tensor_change_text(fact)))
         elif isinstance(fact, NewTensor):
             lines.append(new_tensor_text(after, fact))
         elif isinstance(fact, NewFunction):
-            lines.append(f"{fact.label}: new node")
+            lines.append(say("{label}: new node", label=fact.label))
         else:
             lines.append(saved_change_text(fact))
-    lines += [f"edge removed: {src} -> {dst}" for src, dst in edges.cut]
+    lines += [say("edge removed: {src} -> {dst}", src=src, dst=dst) for src, dst in edges.cut]
     if edges.unreachable:
-        lines.append(f"no longer reachable: {', '.join(edges.unreachable)}")
+        lines.append(say("no longer reachable: {labels}", labels=", ".join(edges.unreachable)))
     return lines
 
 
@@ -129,7 +139,10 @@ def change_marks(facts: list[Fact]) -> Marks:
 
 def unseen_notes(movers: tuple[str, ...]) -> list[str]:
     """The red notes of a saved value whose memory changed through another version counter."""
-    return [f"memory changed via {', '.join(movers)}", "backward will NOT notice"]
+    return [
+        say("memory changed via {names}", names=", ".join(movers)),
+        say("backward will NOT notice"),
+    ]
 
 
 def unseen_marks(snap: GraphSnapshot, unseen: Unseen) -> Marks:

@@ -23,6 +23,7 @@ from .options import draw_options
 from .pairs import draw_pair
 from .themes import Theme
 from .walk import snapshot
+from .words import say
 
 __all__ = ["Comparison", "align", "changes", "compare", "cut"]
 
@@ -101,8 +102,8 @@ class Comparison:
 
     def summary(self) -> str:
         """What changed, one fact per line, in a stable order."""
-        lines = [f"after {self.label}:"]
-        lines += [f"  {line}" for line in self.changes.lines] or ["  nothing changed"]
+        lines = [say("after {label}:", label=self.label)]
+        lines += [f"  {line}" for line in self.changes.lines] or ["  " + say("nothing changed")]
         return "\n".join(lines)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from .steps import Checked, store
 from .text import summary_text
 from .themes import resolve_theme
 from .walk import snapshot
+from .words import say
 
 __all__ = ["Frame", "run"]
 
@@ -81,7 +82,7 @@ def error_text(error: BaseException) -> str:
 def value_text(value: Any) -> str | None:
     """The value as the learner would see it printed, or None for values not worth showing."""
     if is_tensor(value):
-        return f"{value!r}  (version {value._version})"
+        return say("{value}  (version {version})", value=repr(value), version=value._version)
     if isinstance(value, np.ndarray):
         return repr(value)
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -142,22 +143,22 @@ def frame_summary(
     values of the names the steps made, and the graph as `viz.summary` writes it."""
     lines = [heading]
     if error is not None:
-        lines += ["raised:", *(f"  {line}" for line in error.splitlines())]
+        lines += [say("raised:"), *(f"  {line}" for line in error.splitlines())]
     if warned:
-        lines += ["warned:", *(f"  {line}" for line in warned)]
+        lines += [say("warned:"), *(f"  {line}" for line in warned)]
     if gradients:
-        lines += ["gradients:", *(f"  {line}" for line in gradients)]
-    lines += ["what changed:", *(f"  {line}" for line in comparison.changes.lines)]
+        lines += [say("gradients:"), *(f"  {line}" for line in gradients)]
+    lines += [say("what changed:"), *(f"  {line}" for line in comparison.changes.lines)]
     if not comparison.changes.lines:
-        lines.append("  nothing in the graph")
+        lines.append("  " + say("nothing in the graph"))
     values = [(name, value_text(value)) for name, value in namespace.items()]
     shown = [(name, text) for name, text in values if text is not None]
     if shown:
-        lines.append("values:")
+        lines.append(say("values:"))
         for name, text in shown:
             lines += indented(name, text)
     if current.tensors:
-        lines += ["graph:", *(f"  {line}" for line in summary_text(current).splitlines())]
+        lines += [say("graph:"), *(f"  {line}" for line in summary_text(current).splitlines())]
     return "\n".join(lines)
 
 
@@ -180,7 +181,9 @@ def run(
         comparison = Comparison(previous, current, step.code, result, unseen=unseen)
         unseen = carry_unseen(comparison.after, comparison.changes.facts, unseen)
         gradients = gradient_lines(step, error, grads_before, namespace)
-        heading = f"step {index + 1} of {len(checked)}: {step.code}"
+        heading = say(
+            "step {number} of {count}: {code}", number=index + 1, count=len(checked), code=step.code
+        )
         summary = frame_summary(heading, error, warned, gradients, comparison, namespace, current)
         frames.append(
             Frame(

@@ -28,6 +28,7 @@ from .style import (
     red,
 )
 from .text import shape_text
+from .words import say
 
 __all__ = ["Labels", "SavedCopies"]
 
@@ -80,13 +81,13 @@ class Labels:
     def tensor_attrs(self, tensor: TensorNode, marks: Marks) -> dict[str, str]:
         lines = [esc(tensor.name), esc(f"{shape_text(tensor.shape)} {tensor.dtype}")]
         if tensor.is_leaf:
-            kind = "leaf, requires_grad" if tensor.requires_grad else "leaf, no grad"
+            kind = say("leaf, requires_grad" if tensor.requires_grad else "leaf, no grad")
         else:
-            kind = "non-leaf"
+            kind = say("non-leaf")
         if tensor.is_view:
-            kind += ", view"
+            kind += say(", view")
         if self.settings.show_versions:
-            kind += f", v{tensor.version}"
+            kind += say(", v{version}", version=tensor.version)
         lines.append(esc(kind))
         lines += [red(esc(note)) for note in marks.notes.get(tensor.key, [])]
         if not tensor.is_leaf:
@@ -125,18 +126,18 @@ class Labels:
 
     def saved_row(self, value: SavedNode, marks: Marks) -> str:
         """One table row: 'saved result = out, v0 / now v0' (red and pink when stale)."""
-        owner = self.snap.by_key(value.tensor).name if value.tensor else None
-        text = f"saved {value.slot}" + (f" = {owner}" if owner else "")
+        text = self.saved_head(value)
         fill, cell = SAVED_FILL, ""
         if value.freed:
-            text += ": freed by backward"
+            text = say("{text}: freed by backward", text=text)
             fill, cell = FREED_FILL, ' BORDER="1" STYLE="dashed" COLOR="#888888"'
         elif value.saved_version is None:
-            text += ", version unknown"
+            text = say("{text}, version unknown", text=text)
         elif self.settings.show_versions:
-            text += f", v{value.saved_version} / now v{value.current_version}"
+            saved, now = value.saved_version, value.current_version
+            text = say("{text}, v{saved} / now v{now}", text=text, saved=saved, now=now)
         if value.stale:
-            lines = [red(esc(text)), red("backward will raise")]
+            lines = [red(esc(text)), red(esc(say("backward will raise")))]
             fill = STALE_FILL
         else:
             lines = [esc(text)]
@@ -147,20 +148,26 @@ class Labels:
             "</FONT></TD></TR>"
         )
 
+    def saved_head(self, value: SavedNode) -> str:
+        """'saved result = out' ('saved result' when the tensor it was saved from is not drawn)."""
+        if value.tensor is None:
+            return say("saved {slot}", slot=value.slot)
+        owner = self.snap.by_key(value.tensor).name
+        return say("saved {slot} = {owner}", slot=value.slot, owner=owner)
+
     def saved_attrs(self, value: SavedNode, marks: Marks) -> dict[str, str]:
-        owner = self.snap.by_key(value.tensor).name if value.tensor else None
-        head = f"saved {value.slot}" + (f" = {owner}" if owner else "")
-        lines = [esc(head)]
+        lines = [esc(self.saved_head(value))]
         fill = SAVED_FILL
         if value.freed:
-            lines.append("freed by backward")
+            lines.append(esc(say("freed by backward")))
         elif value.saved_version is None:
-            lines.append("version unknown")
+            lines.append(esc(say("version unknown")))
         elif self.settings.show_versions:
-            versions = f"saved v{value.saved_version} / now v{value.current_version}"
+            saved, now = value.saved_version, value.current_version
+            versions = say("saved v{saved} / now v{now}", saved=saved, now=now)
             if value.stale:
                 lines.append(red(esc(versions)))
-                lines.append(red("backward will raise"))
+                lines.append(red(esc(say("backward will raise"))))
                 fill = STALE_FILL
             else:
                 lines.append(esc(versions))
@@ -182,21 +189,25 @@ class Labels:
         slots: dict[str, int] = {}
         for value in values:
             slots[value.slot] = slots.get(value.slot, 0) + 1
+        as_slots = ", ".join(f"{slot} ×{count}" for slot, count in slots.items())
         lines = [
-            esc(f"saved = {owner}"),
-            esc(f"by {len(values)} functions"),
-            esc("as " + ", ".join(f"{slot} ×{count}" for slot, count in slots.items())),
+            esc(say("saved = {owner}", owner=owner)),
+            esc(say("by {count} functions", count=len(values))),
+            esc(say("as {slots}", slots=as_slots)),
         ]
         if self.settings.show_versions:
             first = values[0]  # every copy has the same versions: that is what made it a copy
-            lines.append(esc(f"saved v{first.saved_version} / now v{first.current_version}"))
+            saved, now = first.saved_version, first.current_version
+            lines.append(esc(say("saved v{saved} / now v{now}", saved=saved, now=now)))
         users = ", ".join(self.snap.by_key(value.function).label for value in values)
         return {
             "label": self.html(*lines),
             "fillcolor": SAVED_FILL,
             "style": "filled",
             "peripheries": "2",  # a stack of identical values
-            "tooltip": f"saved {owner} (the same memory, unchanged) for: {users}",
+            "tooltip": say(
+                "saved {owner} (the same memory, unchanged) for: {users}", owner=owner, users=users
+            ),
         }
 
     # ---- the graph ----------------------------------------------------------------------
@@ -210,29 +221,35 @@ class Labels:
         in the label (or counted, when there are many).
         """
         settings = self.settings
-        lines = [f"<B>shared memory {group.key}</B>"]
+        lines = [f"<B>{esc(say('shared memory {storage}', storage=group.key))}</B>"]
         if outside:
-            lines.append(f"+ {outside} saved values of it, drawn beside their functions")
+            text = say("+ {count} saved values of it, drawn beside their functions", count=outside)
+            lines.append(esc(text))
         if settings.show_versions:
             lines += self.counter_lines(group, visible, outside)
         if settings.inside and (len(group.counters) == 1 or not settings.show_versions):
             saved = [key for key in group.members if self.is_saved(key)]
             if saved:
-                lines.append("saved for backward: " + ", ".join(self.saved_names(saved)))
+                names = ", ".join(self.saved_names(saved))
+                lines.append(say("saved for backward: {names}", names=names))  # escaped
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
 
     def counter_lines(self, group: StorageGroup, visible: set[str], outside: int) -> list[str]:
         """The version counter(s) of one memory: one line, or one per counter with its users."""
         known = [counter for counter, _ in group.counters if counter is not None]
         if not known:
-            return ["torch does not expose version counters"]
+            return [esc(say("torch does not expose version counters"))]
         if len(group.counters) == 1:
             (_, keys), *_ = group.counters
-            return [f"one version counter, at v{self.counter_version(keys)}"]
-        lines = [red(f"{len(group.counters)} version counters on one memory:")]
+            version = self.counter_version(keys)
+            return [esc(say("one version counter, at v{version}", version=version))]
+        count = len(group.counters)
+        lines = [red(esc(say("{count} version counters on one memory:", count=count)))]
         for number, (_, keys) in enumerate(group.counters, start=1):
             who = self.counter_users(keys, visible, outside)
-            lines.append(f"#{number} at v{self.counter_version(keys)}: {who}")
+            version = self.counter_version(keys)
+            text = say("#{number} at v{version}: {who}", number=number, version=version, who=who)
+            lines.append(text)  # `who` is escaped already
         return lines
 
     def counter_users(self, keys: tuple[str, ...], visible: set[str], outside: int) -> str:
@@ -241,7 +258,7 @@ class Labels:
         names = [esc(self.member_name(key)) for key in shown if key in visible]
         if outside:
             hidden = sum(1 for key in shown if key not in visible and self.is_saved(key))
-            names += [f"+ {hidden} saved values"] if hidden else []
+            names += [esc(say("+ {count} saved values", count=hidden))] if hidden else []
         if self.settings.inside:
             names += self.saved_names([key for key in shown if self.is_saved(key)])
         return ", ".join(names)
@@ -249,7 +266,7 @@ class Labels:
     def saved_names(self, keys: list[str]) -> list[str]:
         """Escaped names of saved values drawn inside their functions; a count if many."""
         if len(keys) > 3:
-            return [f"{len(keys)} saved values"]
+            return [esc(say("{count} saved values", count=len(keys)))]
         return [esc(self.member_name(key)) for key in keys]
 
     def counter_version(self, keys: tuple[str, ...]) -> int | str:
@@ -264,9 +281,9 @@ class Labels:
 
     def member_name(self, key: str) -> str:
         if key in self.copies:
-            return f"saved by {len(self.copies[key].members)} functions"
+            return say("saved by {count} functions", count=len(self.copies[key].members))
         node = self.snap.by_key(key)
         if isinstance(node, TensorNode):
             return node.name
         function = self.snap.by_key(node.function)
-        return f"saved {node.slot} of {function.label}"
+        return say("saved {slot} of {function}", slot=node.slot, function=function.label)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 from .model import GraphSnapshot
@@ -75,10 +76,16 @@ def label_width(label: str, font: float, small: float) -> float:
         texts = [html.unescape(_TAG.sub("", line)) for line in lines]
         texts = [text for text in texts if text.strip()] or [""]
         head, *rest = texts
-        widest = max([len(head) * font * _BOLD_CHAR, *(len(t) * small * _CHAR for t in rest)])
+        widest = max([ems(head, _BOLD_CHAR) * font, *(ems(t, _CHAR) * small for t in rest)])
     else:
-        widest = len(label) * font * _CHAR
+        widest = ems(label, _CHAR) * font
     return widest + _NODE_MARGIN
+
+
+def ems(text: str, latin: float) -> float:
+    """How wide `text` is in units of its type size: `latin` per character, 1 for a Chinese
+    (East Asian wide) one."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else latin for c in text)
 
 
 def estimate_width(

@@ -10,12 +10,13 @@ from .style import (
     NOGRAD_FILL,
     NONLEAF_FILL,
     OUTPUT_FILL,
-    RED,
     SAVED_FILL,
     STALE_FILL,
     esc,
+    red,
 )
 from .themes import DEFAULT, Theme
+from .words import say
 
 __all__ = ["add_legend", "legend_label"]
 
@@ -23,14 +24,14 @@ __all__ = ["add_legend", "legend_label"]
 def legend_label(before_after: bool = False, theme: Theme = DEFAULT) -> str:
     """One HTML table that explains every colour and line style."""
     rows = [
-        (LEAF_FILL, "solid", "leaf tensor that requires grad"),
-        (NOGRAD_FILL, "dashed", "tensor that does not require grad (dashed)"),
-        (OUTPUT_FILL, "solid", "non-leaf tensor: an output drawn from"),
-        (NONLEAF_FILL, "solid", "non-leaf tensor in between"),
-        (FUNCTION_FILL, "rounded", "grad_fn node (torch's name) / AccumulateGrad"),
-        (SAVED_FILL, "solid", "value saved for backward: saved vN / now vN"),
-        (STALE_FILL, "solid", "saved value changed since: backward will raise"),
-        ("#ffffff", "dashed", "None: an input slot with no graph behind it"),
+        (LEAF_FILL, "solid", say("leaf tensor that requires grad")),
+        (NOGRAD_FILL, "dashed", say("tensor that does not require grad (dashed)")),
+        (OUTPUT_FILL, "solid", say("non-leaf tensor: an output drawn from")),
+        (NONLEAF_FILL, "solid", say("non-leaf tensor in between")),
+        (FUNCTION_FILL, "rounded", say("grad_fn node (torch's name) / AccumulateGrad")),
+        (SAVED_FILL, "solid", say("value saved for backward: saved vN / now vN")),
+        (STALE_FILL, "solid", say("saved value changed since: backward will raise")),
+        ("#ffffff", "dashed", say("None: an input slot with no graph behind it")),
     ]
     swatch = "22" if theme.legend_font <= DEFAULT.legend_font else "32"
 
@@ -45,19 +46,20 @@ def legend_label(before_after: bool = False, theme: Theme = DEFAULT) -> str:
         "<TR>" + "".join(cell(*row) for row in rows[i::height]) + "</TR>" for i in range(height)
     )
     notes = [
-        "arrows: the forward flow (backward walks them in reverse)",
-        "dashed box: tensors that share memory",
+        esc(say("arrows: the forward flow (backward walks them in reverse)")),
+        esc(say("dashed box: tensors that share memory")),
     ]
     if before_after:
         notes += [
-            f'<FONT COLOR="{RED}">red outline</FONT> = changed by the call',
-            "thick outline = new",
-            f'<FONT COLOR="{RED}">red dashed edge</FONT> = an edge the call cut',
+            red(esc(say("red outline"))) + esc(say(" = changed by the call")),
+            esc(say("thick outline = new")),
+            red(esc(say("red dashed edge"))) + esc(say(" = an edge the call cut")),
         ]
     if theme.legend_columns == 1:  # one note a row keeps a narrow legend narrow
         lines = notes
     else:
-        lines = ["; ".join(notes[:2])] + ([", ".join(notes[2:])] if before_after else [])
+        rest = [say(", ").join(notes[2:])] if before_after else []
+        lines = [say("; ").join(notes[:2]), *rest]
     span = 2 * theme.legend_columns
     note = "".join(
         f'<TR><TD COLSPAN="{span}" ALIGN="LEFT" BORDER="0">{line}</TD></TR>' for line in lines

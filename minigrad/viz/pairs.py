@@ -18,6 +18,7 @@ from .model import GraphSnapshot
 from .options import DrawOptions
 from .style import RED, esc
 from .themes import wants_legend
+from .words import say
 
 __all__ = ["FRAME", "draw_pair"]
 
@@ -47,10 +48,11 @@ def draw_pair(
     right = Builder(graph, after, settings, prefix="after_")
     title = {"fontsize": str(theme.title_font), "style": "rounded", "color": "#bbbbbb"}
     with graph.subgraph(name="cluster_before") as box:
-        box.attr(label="before", labeljust="c", **title)
+        box.attr(label=say("before"), labeljust="c", **title)
         left.build(box, before_marks)
     with graph.subgraph(name="cluster_after") as box:
-        box.attr(label="after" if label == "after" else f"after {label}", labeljust="c", **title)
+        heading = say("after") if label == "after" else say("after {label}", label=label)
+        box.attr(label=heading, labeljust="c", **title)
         right.build(box, after_marks)
         add_gone(box, right, before, found.gone)
     add_cut_edges(right, after, label, found)
@@ -72,7 +74,8 @@ def add_gone(box: Any, right: Builder, before: GraphSnapshot, gone: tuple[str, .
     for key in gone:
         old = before.by_key(key) if "_none" not in key else None
         text = edge_name(before, key)
-        kind = "no longer in this graph" if old is not None and key.startswith("F") else "gone"
+        gone_function = old is not None and key.startswith("F")
+        kind = say("no longer in this graph") if gone_function else say("gone")
         right.add_node(
             box,
             key,
@@ -89,7 +92,7 @@ def add_cut_edges(right: Builder, after: GraphSnapshot, label: str, found: Chang
     after_keys = after.keys()
     for edge in found.removed_edges:
         # the label goes on the edges the call cut, not on every edge that became unreachable
-        text = f" cut by {label} " if edge.dst in after_keys else ""
+        text = say(" cut by {label} ", label=label) if edge.dst in after_keys else ""
         right.add_edge(
             edge.src,
             edge.dst,

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from .frames import Frame
+from .words import say
 
 __all__ = [
     "PICTURE_HEIGHT",
@@ -64,7 +65,7 @@ def text_html(summary: str) -> str:
 
 def stepper_text(frames: Sequence[Frame], title: str) -> str:
     """Every frame's summary, in order (the text/plain form)."""
-    parts = [f"{title}: {len(frames)} steps"]
+    parts = [say("{title}: {count} steps", title=title, count=len(frames))]
     parts += [frame.summary for frame in frames]
     return "\n\n".join(parts)
 
@@ -76,10 +77,19 @@ def stepper_html(frames: Sequence[Frame], title: str) -> str:
     group = "mg-stepper-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
     parts = [
         '<div class="mg-stepper-static">',
-        f"<p><b>{html.escape(title)}</b>: {len(frames)} steps (click a step to open it)</p>",
+        # the templates hold no HTML-special characters: only the title needs escaping
+        "<p>"
+        + say("{title}: {count} steps", title=f"<b>{html.escape(title)}</b>", count=len(frames))
+        + say(" (click a step to open it)")
+        + "</p>",
     ]
     for frame in frames:
-        heading = f"step {frame.index + 1} of {len(frames)}: {frame.label}"
+        heading = say(
+            "step {number} of {count}: {code}",
+            number=frame.index + 1,
+            count=len(frames),
+            code=frame.label,
+        )
         opened = " open" if frame.index == 0 else ""
         parts += [
             f'<details class="mg-stepper-frame" name="{group}"{opened}>',

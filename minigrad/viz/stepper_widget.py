@@ -22,13 +22,9 @@ from typing import Any
 
 from .frames import Frame
 from .stepper_html import fitted_svg, picture_html, text_html
+from .words import say
 
 __all__ = ["stepper_widget"]
-
-HIDDEN_TEXT = (
-    "<p><i>Predict first: what will the graph, the versions and the gradients look like after "
-    "this step? Then click <b>show</b>.</i></p>"
-)
 
 
 def stepper_widget(frames: Sequence[Frame], title: str) -> Any:
@@ -46,11 +42,21 @@ class StepperView:
     def __init__(self, widgets: Any, frames: Sequence[Frame], title: str) -> None:
         self.frames = frames
         count = len(frames)
-        self.slider = widgets.IntSlider(value=1, min=1, max=count, description="step", readout=True)
-        self.back = widgets.Button(description="◀ back", tooltip="previous step")
-        self.forward = widgets.Button(description="next ▶", tooltip="next step")
-        self.predict = widgets.ToggleButton(value=False, description="predict first")
-        self.show = widgets.Button(description="show", button_style="info")
+        self.slider = widgets.IntSlider(
+            value=1, min=1, max=count, description=say("step"), readout=True
+        )
+        self.back = widgets.Button(description=say("◀ back"), tooltip=say("previous step"))
+        self.forward = widgets.Button(description=say("next ▶"), tooltip=say("next step"))
+        self.predict = widgets.ToggleButton(value=False, description=say("predict first"))
+        self.show = widgets.Button(description=say("show"), button_style="info")
+        self.hidden = picture_html(  # what the picture's place shows in "predict first"
+            "<p><i>"
+            + say(
+                "Predict first: what will the graph, the versions and the gradients look like "
+                "after this step? Then click <b>show</b>."
+            )
+            + "</i></p>"
+        )
         self.code = widgets.HTML()
         self.picture = widgets.HTML()
         self.summary = widgets.HTML()
@@ -85,10 +91,12 @@ class StepperView:
         count = len(self.frames)
         number = self.slider.value
         frame = self.frames[number - 1]
-        heading = f"step {number} of {count}: {frame.label}"
+        heading = say(
+            "step {number} of {count}: {code}", number=number, count=count, code=frame.label
+        )
         self.code.value = f'<pre style="margin:0">{html.escape(heading)}</pre>'
         visible = self.revealed or not self.predict.value
-        self.picture.value = self.pictures[number - 1] if visible else picture_html(HIDDEN_TEXT)
+        self.picture.value = self.pictures[number - 1] if visible else self.hidden
         self.summary.value = text_html(frame.summary) if visible else ""
         self.show.layout.display = "none" if visible else None
         self.back.disabled = number == 1

@@ -17,6 +17,7 @@ from ..creation import tensor
 from ..grad_mode import no_grad
 from .frames import Frame, run
 from .steps import Step, check_steps, store
+from .words import say
 
 __all__ = ["ROUTES", "story_frames"]
 
@@ -77,19 +78,23 @@ def story(route: str, lib: Any, mod: str) -> tuple[list[Step], list[Step]]:
 def verdict(frame: Frame, correct: Any, this_grad: Any) -> list[str]:
     """Lines that put this run's a.grad beside the correct one (both computed, not claimed)."""
     lines = [
-        "beside the correct gradient (the same backward with nothing cut or changed):",
-        f"  correct:   a.grad = {correct!r}",
+        say("beside the correct gradient (the same backward with nothing cut or changed):"),
+        say("  correct:   a.grad = {grad}", grad=repr(correct)),
     ]
     if frame.error is not None:
         lines.append(
-            "  this run:  backward raised, so no gradient reached a (the change was caught)"
+            say("  this run:  backward raised, so no gradient reached a (the change was caught)")
         )
     elif this_grad is None:
-        lines.append("  this run:  a.grad = None")
+        lines.append(say("  this run:  a.grad = None"))
     elif np.allclose(this_grad.detach().numpy(), correct.detach().numpy()):
-        lines.append(f"  this run:  a.grad = {this_grad!r}   <- correct")
+        lines.append(say("  this run:  a.grad = {grad}   <- correct", grad=repr(this_grad)))
     else:
-        lines.append(f"  this run:  a.grad = {this_grad!r}   <- silently wrong: no error raised")
+        wrong = say(
+            "  this run:  a.grad = {grad}   <- silently wrong: no error raised",
+            grad=repr(this_grad),
+        )
+        lines.append(wrong)
     return lines
 
 
