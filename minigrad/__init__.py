@@ -1,27 +1,31 @@
 """minigrad: a small numpy autograd engine that behaves like PyTorch where it shares a name.
 
-Where to read, in the order a tensor meets them:
+Where to read, in the order a tensor meets them (each file imports only from the ones above
+it; README.md "Reading minigrad" says the same):
 
-- `tensor.py`    the Tensor, and the three ways to cut the graph: detach, detach_, data
-- `ops.py`       the elementwise operations, forward and backward side by side, and
-                 `run_op`, which records an operation in the graph
-- `reductions.py`, `matrix.py`  sum/mean/max, and matrix products, written the same way
+- `tensor.py`    the Tensor: its fields, joining the graph, its flags, hooks, the three ways to
+                 cut the graph (detach, detach_, data), backward, conversion
 - `versions.py`  version counters and storage (what views, detach() and .data share), and
-                 SavedTensor, whose unpack() is the version check backward makes
-- `views.py`     views: results that share memory and version counter with their input;
-                 indexing, cat and stack
-- `inplace.py`   what an in-place change does to memory, versions and the graph
-- `autograd.py`  nodes (grad_fn), AccumulateGrad, and backward
-- `grad_mode.py` no_grad, enable_grad, set_grad_enabled
-- `creation.py`, `dtypes.py`, `gradcheck.py`, `_format.py`: making tensors, dtypes and type
-  promotion, checking gradients numerically, printing like torch
+                 SavedTensor, whose check() is the version check backward makes
+- `graph.py`     nodes (grad_fn), AccumulateGrad, saved values, hooks on nodes
+- `engine.py`    the backward walk
+- `functions/`   one class per torch grad_fn, forward beside backward (formulas.py: what
+                 backward formulas are written with, on arrays and, for create_graph, tensors)
+- `methods/`     the Tensor's methods that compute something (+, exp, sum, view, t[1:], add_)
+- `autograd/`    backward(), grad(), Function, gradcheck, saved_tensors_hooks
+- `dtypes.py`, `_shapes.py`, `_convert.py`, `_format.py`, `grad_mode.py`, `random.py`,
+  `creation.py`, `functional.py`, `nn/`, `optim.py`, `data.py`, `viz/`
 """
 
 from . import autograd, data, nn, optim, random
+from ._format import set_printoptions
 from .creation import (
     arange,
+    empty,
+    empty_like,
     from_numpy,
     full,
+    full_like,
     get_rng_state,
     initial_seed,
     linspace,
@@ -29,8 +33,10 @@ from .creation import (
     ones,
     ones_like,
     rand,
+    rand_like,
     randint,
     randn,
+    randn_like,
     randperm,
     seed,
     set_rng_state,
@@ -44,11 +50,66 @@ from .dtypes import (
     float16,
     float32,
     float64,
+    get_default_dtype,
     int8,
     int16,
     int32,
     int64,
+    set_default_dtype,
     uint8,
+)
+from .functional import (
+    abs,
+    add,
+    allclose,
+    amax,
+    amin,
+    argmax,
+    argmin,
+    cat,
+    chunk,
+    clamp,
+    clip,
+    clone,
+    detach,
+    div,
+    equal,
+    exp,
+    flatten,
+    gather,
+    is_tensor,
+    log,
+    log1p,
+    masked_fill,
+    matmul,
+    max,
+    mean,
+    min,
+    mul,
+    neg,
+    norm,
+    numel,
+    permute,
+    pow,
+    relu,
+    reshape,
+    round,
+    sigmoid,
+    sign,
+    split,
+    sqrt,
+    squeeze,
+    stack,
+    std,
+    sub,
+    sum,
+    t,
+    tanh,
+    transpose,
+    unbind,
+    unsqueeze,
+    var,
+    where,
 )
 from .grad_mode import (
     enable_grad,
@@ -61,7 +122,7 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .random import Generator
-from .tensor import Size, Tensor, cat, stack
+from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
 
@@ -72,54 +133,112 @@ long = int64
 default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
-    "DType",
-    "Generator",
-    "Size",
-    "Tensor",
+    "abs",
+    "add",
+    "allclose",
+    "amax",
+    "amin",
     "arange",
+    "argmax",
+    "argmin",
     "autograd",
     "bool",
+    "bool_",
     "cat",
+    "chunk",
+    "clamp",
+    "clip",
+    "clone",
     "data",
     "default_generator",
+    "detach",
+    "div",
     "double",
+    "DType",
+    "empty",
+    "empty_like",
     "enable_grad",
+    "equal",
+    "exp",
+    "flatten",
     "float",
     "float16",
     "float32",
     "float64",
     "from_numpy",
     "full",
+    "full_like",
+    "gather",
+    "Generator",
+    "get_default_dtype",
     "get_rng_state",
+    "inference_mode",
     "initial_seed",
-    "int8",
     "int16",
     "int32",
     "int64",
-    "inference_mode",
+    "int8",
     "is_anomaly_enabled",
     "is_grad_enabled",
     "is_inference_mode_enabled",
+    "is_tensor",
     "linspace",
+    "log",
+    "log1p",
     "long",
     "manual_seed",
+    "masked_fill",
+    "matmul",
+    "max",
+    "mean",
+    "min",
+    "mul",
+    "neg",
     "nn",
     "no_grad",
+    "norm",
+    "numel",
     "ones",
     "ones_like",
     "optim",
+    "permute",
+    "pow",
     "rand",
+    "rand_like",
     "randint",
     "randn",
+    "randn_like",
     "random",
     "randperm",
+    "relu",
+    "reshape",
+    "round",
     "seed",
+    "set_default_dtype",
     "set_detect_anomaly",
     "set_grad_enabled",
+    "set_printoptions",
     "set_rng_state",
+    "sigmoid",
+    "sign",
+    "Size",
+    "split",
+    "sqrt",
+    "squeeze",
     "stack",
+    "std",
+    "sub",
+    "sum",
+    "t",
+    "tanh",
+    "Tensor",
     "tensor",
+    "transpose",
     "uint8",
+    "unbind",
+    "unsqueeze",
+    "var",
+    "where",
     "zeros",
     "zeros_like",
 ]

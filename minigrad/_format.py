@@ -25,11 +25,51 @@ from collections.abc import Sequence
 
 import numpy as np
 
-# torch's default print options (``torch.set_printoptions(profile="default")``).
-PRECISION = 4
-THRESHOLD = 1000
-EDGEITEMS = 3
-LINEWIDTH = 80
+from .dtypes import default_float
+
+
+class _Options:
+    """The print options in force: torch's defaults (``set_printoptions(profile="default")``)."""
+
+    precision = 4
+    threshold = 1000
+    edgeitems = 3
+    linewidth = 80
+    sci_mode: bool | None = None  # None: chosen from the values, as torch does
+
+
+_PROFILES = {
+    "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
+    "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
+    "full": {"precision": 4, "threshold": math.inf, "edgeitems": 3, "linewidth": 80},
+}
+
+
+def set_printoptions(
+    precision: int | None = None,
+    threshold: float | None = None,
+    edgeitems: int | None = None,
+    linewidth: int | None = None,
+    profile: str | None = None,
+    sci_mode: bool | None = None,
+) -> None:
+    """Change how tensors print (torch.set_printoptions): digits after the point, how many
+    elements before summarizing with ..., line width; `profile` resets to a preset."""
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"Unknown profile {profile!r}; use one of {sorted(_PROFILES)}")
+        for name, value in _PROFILES[profile].items():
+            setattr(_Options, name, value)
+    for name, value in (
+        ("precision", precision),
+        ("threshold", threshold),
+        ("edgeitems", edgeitems),
+        ("linewidth", linewidth),
+    ):
+        if value is not None:
+            setattr(_Options, name, value)
+    _Options.sci_mode = sci_mode
+
 
 _PREFIX = "tensor("
 _INDENT = len(_PREFIX)
@@ -52,8 +92,7 @@ _DTYPE_NAMES: dict[np.dtype, str] = {
 
 # Dtypes torch leaves unsaid in a non-empty tensor: the default float dtype, plus the dtypes
 # that the printed values already reveal (ints print without a dot, bools as True/False).
-_IMPLIED_DTYPES = {np.dtype(np.float32), np.dtype(np.int64), np.dtype(np.bool_)}
-_DEFAULT_DTYPE = np.dtype(np.float32)
+_ALWAYS_IMPLIED = {np.dtype(np.int64), np.dtype(np.bool_)}
 
 
 def dtype_name(dtype: np.dtype) -> str:
@@ -73,9 +112,9 @@ def dtype_suffix(array: np.ndarray) -> str | None:
     dtype = np.asarray(array).dtype
     name = dtype_name(dtype)
     if np.asarray(array).size == 0:
-        shown = dtype != _DEFAULT_DTYPE
+        shown = dtype != default_float()
     else:
-        shown = dtype not in _IMPLIED_DTYPES
+        shown = dtype not in _ALWAYS_IMPLIED and dtype != default_float()
     return f"dtype={name}" if shown else None
 
 
@@ -95,7 +134,7 @@ def format_tensor(array: np.ndarray, suffixes: Sequence[str] = ()) -> str:
         if array.ndim != 1:
             all_suffixes.insert(0, f"size={tuple(array.shape)}")
     else:
-        summarize = array.size > THRESHOLD
+        summarize = array.size > _Options.threshold
         shown = _edge_items(array) if summarize else array
         body = _nested_str(array, _INDENT, summarize, _ElementFormatter(shown))
     return _add_suffixes(_PREFIX + body, all_suffixes)
@@ -126,16 +165,18 @@ class _ElementFormatter:
         with np.errstate(over="ignore"):  # a huge/tiny ratio overflows to inf, as in torch
             spread = largest / smallest
         self.sci_mode = bool(spread > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+        if _Options.sci_mode is not None:
+            self.sci_mode = _Options.sci_mode
 
         # Width from the nonzero finite values only; nan/inf/zeros are padded to fit.
         values = candidates.tolist()
         if self.sci_mode:
-            texts = [f"{v:.{PRECISION}e}" for v in values]
+            texts = [f"{v:.{_Options.precision}e}" for v in values]
         elif self.int_mode:
             # +1 for the trailing dot that marks a float tensor.
             texts = [f"{v:.0f}." for v in values]
         else:
-            texts = [f"{v:.{PRECISION}f}" for v in values]
+            texts = [f"{v:.{_Options.precision}f}" for v in values]
         self.width = max(self.width, max(len(t) for t in texts))
 
     def format(self, value: float | int | bool) -> str:
@@ -143,24 +184,24 @@ class _ElementFormatter:
         if not self.floating:
             text = str(value)
         elif self.sci_mode:
-            text = f"{value:.{PRECISION}e}"
+            text = f"{value:.{_Options.precision}e}"
         elif self.int_mode:
             text = f"{value:.0f}"
             if math.isfinite(value):
                 text += "."
         else:
-            text = f"{value:.{PRECISION}f}"
+            text = f"{value:.{_Options.precision}f}"
         return text.rjust(self.width)
 
 
 def _edge_items(array: np.ndarray) -> np.ndarray:
-    """Keep only the first and last EDGEITEMS entries along every dimension longer than 2x that.
+    """Keep only the first and last `edgeitems` entries along every dimension longer than 2x that.
 
     These are the values a summarized print shows, so the formatter is built from them alone.
     """
     for axis, length in enumerate(array.shape):
-        if length > 2 * EDGEITEMS:
-            keep = np.r_[0:EDGEITEMS, length - EDGEITEMS : length]
+        if length > 2 * _Options.edgeitems:
+            keep = np.r_[0 : _Options.edgeitems, length - _Options.edgeitems : length]
             array = np.take(array, keep, axis=axis)
     return array
 
@@ -172,9 +213,11 @@ def _nested_str(array: np.ndarray, indent: int, summarize: bool, fmt: _ElementFo
     if array.ndim == 1:
         return _vector_str(array, indent, summarize, fmt)
 
-    if summarize and array.shape[0] > 2 * EDGEITEMS:
-        head = [_nested_str(sub, indent + 1, summarize, fmt) for sub in array[:EDGEITEMS]]
-        tail = [_nested_str(sub, indent + 1, summarize, fmt) for sub in array[-EDGEITEMS:]]
+    if summarize and array.shape[0] > 2 * _Options.edgeitems:
+        head = [_nested_str(sub, indent + 1, summarize, fmt) for sub in array[: _Options.edgeitems]]
+        tail = [
+            _nested_str(sub, indent + 1, summarize, fmt) for sub in array[-_Options.edgeitems :]
+        ]
         parts = [*head, "...", *tail]
     else:
         parts = [_nested_str(sub, indent + 1, summarize, fmt) for sub in array]
@@ -184,15 +227,15 @@ def _nested_str(array: np.ndarray, indent: int, summarize: bool, fmt: _ElementFo
 
 
 def _vector_str(array: np.ndarray, indent: int, summarize: bool, fmt: _ElementFormatter) -> str:
-    """Bracketed text for a 1-d array, wrapped so lines stay within LINEWIDTH."""
+    """Bracketed text for a 1-d array, wrapped so lines stay within _Options.linewidth."""
     element_length = fmt.width + 2  # the element plus ", "
-    per_line = max(1, (LINEWIDTH - indent) // element_length)
+    per_line = max(1, (_Options.linewidth - indent) // element_length)
 
-    if summarize and array.shape[0] > 2 * EDGEITEMS:
+    if summarize and array.shape[0] > 2 * _Options.edgeitems:
         items = (
-            [fmt.format(v) for v in array[:EDGEITEMS].tolist()]
+            [fmt.format(v) for v in array[: _Options.edgeitems].tolist()]
             + [" ..."]  # torch's marker is not padded to the element width
-            + [fmt.format(v) for v in array[-EDGEITEMS:].tolist()]
+            + [fmt.format(v) for v in array[-_Options.edgeitems :].tolist()]
         )
     else:
         items = [fmt.format(v) for v in array.tolist()]
@@ -208,7 +251,7 @@ def _add_suffixes(text: str, suffixes: Sequence[str]) -> str:
     # as is so line breaks fall at the same places.
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > LINEWIDTH:
+        if last_line_len + len(suffix) + 2 > _Options.linewidth:
             pieces.append(",\n" + " " * _INDENT + suffix)
             last_line_len = _INDENT + len(suffix)
         else:

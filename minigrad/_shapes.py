@@ -9,7 +9,18 @@ import math
 import operator
 from collections.abc import Sequence
 
-__all__ = ["broadcast_shapes", "infer_shape", "normalize_dims", "shape_args", "wrap_dim"]
+__all__ = ["Size", "broadcast_shapes", "infer_shape", "normalize_dims", "shape_args", "wrap_dim"]
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints like `minigrad.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self) -> int:
+        """The number of elements a tensor of this shape holds."""
+        return math.prod(self)
 
 
 def wrap_dim(dim: object, ndim: int) -> int:

@@ -9,13 +9,18 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import dtypes, random
+from ._convert import data_to_array, type_name
 from ._shapes import check_sizes, shape_args
-from .tensor import Tensor, _to_array
+from .dtypes import default_float
+from .tensor import Tensor
 
 __all__ = [
     "arange",
+    "empty",
+    "empty_like",
     "from_numpy",
     "full",
+    "full_like",
     "get_rng_state",
     "initial_seed",
     "linspace",
@@ -23,8 +28,10 @@ __all__ = [
     "ones",
     "ones_like",
     "rand",
+    "rand_like",
     "randint",
     "randn",
+    "randn_like",
     "randperm",
     "seed",
     "set_rng_state",
@@ -44,7 +51,7 @@ def tensor(data: object, dtype: dtypes.DType | None = None, requires_grad: bool 
             UserWarning,
             stacklevel=2,
         )
-    array = _to_array(data, dtype)
+    array = data_to_array(data._array if isinstance(data, Tensor) else data, dtype)
     if requires_grad and array.dtype.kind != "f":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     result = Tensor._from_array(array)
@@ -54,7 +61,15 @@ def tensor(data: object, dtype: dtypes.DType | None = None, requires_grad: bool 
 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with a numpy array (no copy)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type_name(array)})")
     dtypes.from_numpy_dtype(array.dtype)
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
     return Tensor._from_array(array)
 
 
@@ -73,12 +88,21 @@ def _sized(
 
 def zeros(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (float32 by default)."""
-    return _sized(shape, lambda s: np.zeros(s, dtype=np.float32), dtype, requires_grad, "zeros")
+    return _sized(
+        shape, lambda s: np.zeros(s, dtype=default_float()), dtype, requires_grad, "zeros"
+    )
 
 
 def ones(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (float32 by default)."""
-    return _sized(shape, lambda s: np.ones(s, dtype=np.float32), dtype, requires_grad, "ones")
+    return _sized(shape, lambda s: np.ones(s, dtype=default_float()), dtype, requires_grad, "ones")
+
+
+def empty(*shape: int, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
+    """A tensor whose values are not set yet (minigrad gives zeros: nothing random leaks in)."""
+    return _sized(
+        shape, lambda s: np.zeros(s, dtype=default_float()), dtype, requires_grad, "empty"
+    )
 
 
 def full(
@@ -88,18 +112,70 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor filled with `value` (a float gives float32, an int int64, as in torch)."""
-    check_sizes(shape_args((shape,), "full"))
-    return tensor(np.full(tuple(shape), value).tolist(), dtype=dtype, requires_grad=requires_grad)
+    sizes = check_sizes(shape_args((shape,), "full"))
+    kind = data_to_array(value, dtype)  # the dtype torch gives `value` (and its checks)
+    return tensor(np.full(sizes, kind), requires_grad=requires_grad)
 
 
-def zeros_like(other: Tensor, requires_grad: bool = False) -> Tensor:
+def _like(
+    other: Tensor,
+    fill: Callable[[np.ndarray], np.ndarray],
+    dtype: dtypes.DType | None,
+    requires_grad: bool,
+) -> Tensor:
+    """A new tensor with `other`'s shape and (unless `dtype` is given) dtype."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"expected Tensor as first argument, but got {type(other).__name__}")
+    numpy_dtype = other._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
+    return tensor(
+        fill(np.zeros(other._array.shape, dtype=numpy_dtype)), requires_grad=requires_grad
+    )
+
+
+def zeros_like(
+    other: Tensor, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
     """Zeros with `other`'s shape and dtype."""
-    return tensor(np.zeros_like(other._array), requires_grad=requires_grad)
+    return _like(other, lambda z: z, dtype, requires_grad)
 
 
-def ones_like(other: Tensor, requires_grad: bool = False) -> Tensor:
+def ones_like(
+    other: Tensor, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
     """Ones with `other`'s shape and dtype."""
-    return tensor(np.ones_like(other._array), requires_grad=requires_grad)
+    return _like(other, lambda z: z + 1, dtype, requires_grad)
+
+
+def empty_like(
+    other: Tensor, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
+    """A tensor shaped like `other`, values not set (zeros here)."""
+    return _like(other, lambda z: z, dtype, requires_grad)
+
+
+def full_like(
+    other: Tensor, fill_value: float, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
+    """`fill_value` everywhere, with `other`'s shape and dtype."""
+    return _like(other, lambda z: np.full_like(z, fill_value), dtype, requires_grad)
+
+
+def randn_like(
+    other: Tensor, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
+    """Standard normal samples with `other`'s shape and dtype (from the default generator)."""
+    _like(other, lambda z: z, dtype, False)  # (the checks)
+    kind = dtype if dtype is not None else other.dtype
+    return randn(*other.shape, dtype=kind, requires_grad=requires_grad)
+
+
+def rand_like(
+    other: Tensor, dtype: dtypes.DType | None = None, requires_grad: bool = False
+) -> Tensor:
+    """Uniform samples on [0, 1) with `other`'s shape and dtype."""
+    _like(other, lambda z: z, dtype, False)
+    kind = dtype if dtype is not None else other.dtype
+    return rand(*other.shape, dtype=kind, requires_grad=requires_grad)
 
 
 def arange(
@@ -118,7 +194,7 @@ def arange(
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     values = np.arange(start, end, step)
     return tensor(
-        values if values.dtype.kind != "f" else values.astype(np.float32),
+        values if values.dtype.kind != "f" else values.astype(default_float()),
         dtype=dtype,
         requires_grad=requires_grad,
     )
@@ -128,7 +204,9 @@ def linspace(start: float, end: float, steps: int, requires_grad: bool = False) 
     """`steps` evenly spaced float32 values from start to end, both included."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return tensor(np.linspace(start, end, steps, dtype=np.float32), requires_grad=requires_grad)
+    return tensor(
+        np.linspace(start, end, steps, dtype=default_float()), requires_grad=requires_grad
+    )
 
 
 # ---- random numbers: torch's generator and samplers (minigrad.random), torch's signatures ----
@@ -177,7 +255,7 @@ def _random_tensor(
 ) -> Tensor:
     """A new contiguous tensor of `shape`, filled with `draw(count, numpy dtype)`."""
     sizes = check_sizes(shape_args(shape, what), what)
-    numpy_dtype = dtypes.to_numpy_dtype(dtype, what) if dtype is not None else np.float32
+    numpy_dtype = dtypes.to_numpy_dtype(dtype, what) if dtype is not None else default_float()
     array = draw(math.prod(sizes), np.dtype(numpy_dtype)).astype(numpy_dtype, copy=False)
     array = array.reshape(sizes)
     if requires_grad:

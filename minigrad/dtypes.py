@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DType", "float_dtype", "from_numpy_dtype", "result_dtype", "to_numpy_dtype"]
+__all__ = [
+    "DType",
+    "default_float",
+    "float_dtype",
+    "from_numpy_dtype",
+    "get_default_dtype",
+    "result_dtype",
+    "set_default_dtype",
+    "to_numpy_dtype",
+]
 
 
 class DType:
@@ -54,7 +63,30 @@ bool_ = DType("bool", np.bool_, "Bool", "bool")
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
 _BY_NUMPY = {d.numpy: d for d in ALL}
-DEFAULT_FLOAT = np.dtype(np.float32)
+
+
+class _Defaults:
+    """The dtype Python floats become (torch.get_default_dtype); one setting for the process."""
+
+    float_dtype = np.dtype(np.float32)
+
+
+def default_float() -> np.dtype:
+    """The numpy dtype of the default float (float32 unless set_default_dtype changed it)."""
+    return _Defaults.float_dtype
+
+
+def get_default_dtype() -> DType:
+    """The dtype Python floats become in a new tensor (float32 by default)."""
+    return _BY_NUMPY[_Defaults.float_dtype]
+
+
+def set_default_dtype(dtype: DType) -> None:
+    """Make Python floats become `dtype` in new tensors (float16, float32 or float64)."""
+    if not isinstance(dtype, DType) or not dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _Defaults.float_dtype = dtype.numpy
+
 
 # torch's aliases: torch.float is float32, torch.double float64, torch.long int64, ...
 ALIASES = {"float": float32, "double": float64, "half": float16, "long": int64, "int": int32}
@@ -120,7 +152,7 @@ def result_dtype(*arrays: np.ndarray) -> np.dtype:
 def float_dtype(*arrays: np.ndarray) -> np.dtype:
     """The dtype of a result that is always floating (division, exp, mean of integers)."""
     dtype = arrays[0].dtype if len(arrays) == 1 else result_dtype(*arrays)
-    return dtype if dtype.kind == "f" else DEFAULT_FLOAT
+    return dtype if dtype.kind == "f" else _Defaults.float_dtype
 
 
 def scalar_dtype(value: object, tensor_dtype: np.dtype) -> np.dtype:
@@ -134,5 +166,5 @@ def scalar_dtype(value: object, tensor_dtype: np.dtype) -> np.dtype:
     if isinstance(value, (bool, np.bool_)):
         return tensor_dtype
     if isinstance(value, (float, np.floating)):
-        return tensor_dtype if kind == "f" else DEFAULT_FLOAT
+        return tensor_dtype if kind == "f" else _Defaults.float_dtype
     return np.dtype(np.int64) if kind == "b" else tensor_dtype

@@ -1,78 +1,152 @@
-"""The graph and the engine that walks it: nodes, AccumulateGrad, gradient buffers, backward.
+"""The graph: nodes (a tensor's `grad_fn`), AccumulateGrad, saved values and hooks.
 
 A tensor made by an operation points at a `Node` (its `grad_fn`). Each node knows the nodes of
 its inputs (`next_functions`, kept flat as `next_nodes`) and keeps the values it needs for its
-backward formula (`saved`). A leaf tensor that requires grad is reached through an
-`AccumulateGrad` node, which adds the incoming gradient to `leaf.grad`. `run_backward()` walks
-this graph from the output to the leaves, in an order where every node runs after all the nodes
-that feed it a gradient.
+backward formula (`saved_values`, named by `saved_names`). A leaf tensor that requires grad is
+reached through an `AccumulateGrad` node, which adds the incoming gradient to `leaf.grad`.
+`engine.run_backward()` walks this graph from the output to the leaves.
 
-Everything here works on numpy arrays: the walk never makes a Tensor. The two places where a
-gradient must land on a tensor (`.grad` of a leaf, of a tensor that called `retain_grad()`) are
-the tensor's own methods, `_accumulate_grad`, called once every gradient has been computed.
+A backward formula normally works on numpy arrays. During `backward(create_graph=True)` the
+same formula runs on tensors, so the backward pass is itself recorded: `unpack` then returns the
+saved value as a tensor connected to the graph, and `functions/formulas.py` holds the few
+functions a formula needs beyond + - * / (where, exp, sum_to, ...), for both kinds of values.
+
+Hooks live here too: a node's pre-hooks and hooks (`register_prehook`, `register_hook`), and
+the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_grad`).
 """
 
 from __future__ import annotations
 
 import itertools
-import types
-import warnings
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .grad_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .versions import SavedTensor
+from .grad_mode import _state
+from .versions import SavedTensor, _hook_stack, current_saved_hooks
 
-__all__ = ["AccumulateGrad", "GradBuffers", "Node", "run_backward", "unbroadcast"]
+__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "tensors"]
 
 _node_serials = itertools.count()
-_NOTHING_SAVED: types.MappingProxyType = types.MappingProxyType({})  # shared, read-only
-_NAME_PATTERNS: dict[tuple[str, ...], tuple[str, ...]] = {}  # ("other",), ("self", "other"), ...
 
 
-_SAVED_ATTRIBUTES: dict[str, str] = {}  # "other" -> "_raw_saved_other"
+class _TensorMaker:
+    """How the graph makes tensors, for the few places it must: a user's hook sees tensors,
+    `create_graph=True` records formulas on tensors, `grad_fn._saved_result` is a tensor.
 
-
-def _saved_attribute(name: str) -> str:
-    """The attribute a saved value is kept in: torch's `_raw_saved_<name>`.
-
-    One string per name, made once. A name built anew at every getattr would be a new string
-    each time, and CPython's attribute cache keeps the strings it was asked with: thousands of
-    them, which look like memory growing at every training step.
+    tensor.py imports this module, so this module cannot import it: tensor.py fills these in
+    when it is loaded (at the bottom of tensor.py).
     """
-    attribute = _SAVED_ATTRIBUTES.get(name)
-    if attribute is None:
-        attribute = _SAVED_ATTRIBUTES[name] = f"_raw_saved_{name}"
-    return attribute
+
+    def wrap(self, array: np.ndarray) -> Any:
+        """`array` as a tensor outside the graph."""
+        raise NotImplementedError("minigrad.tensor fills this in")
+
+    def apply(self, node: Node, *inputs: Any) -> Any:
+        """Run `node`'s op on tensors (or numbers) and join its result to the graph."""
+        raise NotImplementedError("minigrad.tensor fills this in")
+
+    def rebuild(self, saved: SavedTensor, node: Node) -> Any:
+        """A saved output of `node` as a tensor on its memory, whose grad_fn is `node`."""
+        raise NotImplementedError("minigrad.tensor fills this in")
+
+
+tensors = _TensorMaker()
+
+
+class RemovableHandle:
+    """What `register_hook` returns: `handle.remove()` takes the hook away again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict[int, Callable[..., Any]]) -> None:
+        self.hooks_dict = hooks
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        """Unregister the hook (nothing happens if it is already gone)."""
+        self.hooks_dict.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
+
+
+def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> RemovableHandle:
+    """Put `hook` in `hooks` under a new id; its handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+class SavedAttribute:
+    """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
+    `grad_fn._raw_saved_<name>` (the SavedTensor itself); None where this node did not save it
+    (mul keeps `self` only when `other` needs a gradient)."""
+
+    def __init__(self, name: str, raw: bool = False) -> None:
+        self.name, self.raw = name, raw
+
+    def __get__(self, node: Node | None, owner: type) -> Any:
+        if node is None:
+            return self
+        if self.name not in node.saved_names:
+            return None
+        return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
 
 
 class Node:
     """A recorded operation (a tensor's `grad_fn`): its inputs' nodes and its saved values.
 
-    Subclasses (in `functions/`) define `forward`, which takes the input arrays, returns the
-    output array and says which inputs backward will need (`save`), and `backward`, which turns
+    Subclasses (in `functions/`) define `forward`, which takes the input arrays and returns the
+    output array, `saves`, the inputs backward will need, and `backward`, which turns
     the gradient of the output into one gradient per input, in the order of `next_functions`
     (None for an input that needs none). Each of those is a new array, or `grad` itself passed
-    through unchanged: the engine may add into a new array in place (GradBuffers), so one new
-    array must never be handed to two inputs.
+    through unchanged: the engine may add into a new array in place (engine.GradBuffers), so
+    one new array must never be handed to two inputs.
 
-    `Tensor._apply` (tensor.py) is the one place that runs a forward and joins the graph; it
-    fills in `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
+    `tensor.apply` is the one place that runs a forward and joins the graph; it fills in
+    `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
+    num_outputs = 1  # ops with several outputs (unbind, a custom Function) say how many
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
     next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
+    next_output_nrs: tuple[int, ...] | None = None  # which output of that node (None: all 0)
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
     saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
-    to_save: Any = _NOTHING_SAVED  # name -> input index, while forward runs (see save)
+    saved_values: tuple[SavedTensor | np.ndarray, ...] = ()  # the values, in the same order
+    # What backward needs, as torch's derivatives.yaml names it: (name, input number, the
+    # input whose gradient needs it, or None for always). Mul keeps `other` only when `self`
+    # needs a gradient: saves = (("other", 1, 0), ("self", 0, 1)). tensor.py keeps them.
+    saves: tuple[tuple[str, int, int | None], ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
-    _retained_output: weakref.ref | None = None  # set by retain_grad()
+    # hooks, made when the first one is registered:
+    pre_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_outputs)
+    post_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_inputs, grad_outputs)
+    tensor_hooks: dict[int, dict[int, Callable[..., Any]]] | None = None  # output nr -> fn(grad)
+    retained: dict[int, weakref.ref] | None = None  # output nr -> tensor that retains its grad
     _serial: int | None = None  # see serial
+    # torch's names for what a node saved (only the names this node saved are there):
+    _saved_self = SavedAttribute("self")
+    _saved_other = SavedAttribute("other")
+    _saved_result = SavedAttribute("result")
+    _saved_exponent = SavedAttribute("exponent")
+    _saved_mat1 = SavedAttribute("mat1")
+    _saved_mat2 = SavedAttribute("mat2")
+    _saved_vec = SavedAttribute("vec")
+    _saved_tensor = SavedAttribute("tensor")
+    _saved_target = SavedAttribute("target")
+    _saved_condition = SavedAttribute("condition")
+    _raw_saved_self = SavedAttribute("self", raw=True)
+    _raw_saved_other = SavedAttribute("other", raw=True)
+    _raw_saved_result = SavedAttribute("result", raw=True)
 
     @property
     def serial(self) -> int:
@@ -89,252 +163,139 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
-        """torch's edges: one `(node, 0)` pair per input, `(None, 0)` for an input without grad.
+        """torch's edges: one `(node, output number)` pair per input, `(None, 0)` for an input
+        without grad. Kept flat, as `next_nodes` and `next_output_nrs`: fewer objects per node
+        for Python's cyclic garbage collector to walk in a long graph."""
+        numbers = self.next_output_nrs or (0,) * len(self.next_nodes)
+        return tuple(zip(self.next_nodes, numbers, strict=True))
 
-        They are kept flat, as `next_nodes` (the 0 is the same for every minigrad node): one
-        tuple per node instead of one per edge, so fewer objects for Python's cyclic garbage
-        collector to walk in a long graph.
-        """
-        return tuple([(node, 0) for node in self.next_nodes])
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for the user's own notes about this node (torch's `grad_fn.metadata`)."""
+        notes = self.__dict__.get("_metadata")
+        if notes is None:
+            notes = self._metadata = {}
+        return notes
 
-    @next_functions.setter
-    def next_functions(self, edges: Sequence[tuple[Node | None, int]]) -> None:
-        self.next_nodes = tuple([node for node, _ in edges])
+    # ---- saved values --------------------------------------------------------------------
 
-    def save(self, name: str, index: int, for_input: int | None = None) -> None:
-        """Keep input number `index` under `name` for backward (as torch's `_saved_<name>`).
-
-        Only when the op is recorded, and with `for_input`, only when that input needs a
-        gradient (mul keeps `other` only for the gradient of `self`). Forward only names the
-        input; `Tensor._connect` then keeps its value (`keep`).
-        """
-        needs = self.needs_input_grad
-        if needs and (for_input is None or needs[for_input]):
-            if self.to_save is _NOTHING_SAVED:
-                self.to_save = {}
-            self.to_save[name] = index
-
-    def keep(self, name: str, saved: SavedTensor | np.ndarray) -> None:
-        """Store a saved value on the node as `_raw_saved_<name>`, torch's attribute name.
-
-        An attribute rather than an entry of a dict per node, and a number (the `2.0` of
-        `y * 2.0`) as its bare array: fewer objects per recorded op for Python's cyclic garbage
-        collector to walk, again and again while a long graph is alive (see `Tensor._saved`).
-        """
-        setattr(self, _saved_attribute(name), saved)
-        names = (*self.saved_names, name)
-        self.saved_names = _NAME_PATTERNS.setdefault(names, names)  # one tuple per pattern
+    def keep(
+        self, names: tuple[str, ...], values: list[SavedTensor | np.ndarray], tensors: list[Any]
+    ) -> None:
+        """Store values for backward under `names`; a number (the `2.0` of `y * 2.0`) as its bare
+        array. With `saved_tensors_hooks` in force, the hooks' pack keeps the tensor instead."""
+        if _hook_stack.pairs:
+            hooks = current_saved_hooks()
+            for saved, tensor in zip(values, tensors, strict=True):
+                if type(saved) is not np.ndarray:
+                    saved.pack_with(hooks, tensor)
+        self.saved_names = (*self.saved_names, *names) if self.saved_names else names
+        self.saved_values = (*self.saved_values, *values) if self.saved_values else tuple(values)
 
     @property
     def saved(self) -> dict[str, SavedTensor]:
-        """The saved values by name (a new dict at each read: look, don't write)."""
-        return {name: self._saved_tensor(name) for name in self.saved_names}
+        """The saved values by name, as SavedTensors (a new dict at each read: look only)."""
+        return {name: self.raw_saved(name) for name in self.saved_names}
 
-    def _saved_tensor(self, name: str) -> SavedTensor:
+    def raw_saved(self, name: str) -> SavedTensor:
         """The SavedTensor under `name`; a number kept bare becomes one when first asked for."""
-        value = getattr(self, _saved_attribute(name))
+        index = self.saved_names.index(name)
+        value = self.saved_values[index]
         if type(value) is np.ndarray:
             value = SavedTensor.of_number(value)
-            setattr(self, _saved_attribute(name), value)
+            values = list(self.saved_values)
+            values[index] = value
+            self.saved_values = tuple(values)
         return value
 
-    def unpack(self, name: str) -> np.ndarray:
-        """The values saved under `name`, checked against later in-place changes."""
-        value = getattr(self, _saved_attribute(name))
+    def unpack(self, name: str) -> Any:
+        """The values saved under `name`, checked against later in-place changes.
+
+        An array while backward works on arrays; a tensor connected to the graph while it is
+        being recorded (create_graph=True: grad mode is on during that backward pass).
+        """
+        value = self.saved_values[self.saved_names.index(name)]
         if type(value) is np.ndarray:  # a number: nothing can change it, nothing to check
-            return value
-        return value.unpack()
+            return value if not _state.enabled else value[()]
+        if not _state.enabled:
+            return value.unpack()
+        return self.saved_as_tensor(name)
+
+    def saved_as_tensor(self, name: str) -> Any:
+        """The value saved under `name` as a tensor, checked: the input tensor itself, or for
+        an op's own output a tensor on its memory whose grad_fn is this node (`_saved_result`)."""
+        saved = self.raw_saved(name)
+        saved.check(reading=True)
+        if saved.unpack_hook is not None:
+            return saved.unpacked_tensor()
+        if saved.owner is not None:
+            return saved.owner
+        if saved.is_output:
+            return tensors.rebuild(saved, self)
+        return tensors.wrap(saved.array.copy())  # a number written next to a tensor
+
+    def release_saved(self) -> None:
+        """Free the saved values: the graph can then be walked only once more if nothing saved."""
+        values = self.saved_values
+        for value in values:
+            if type(value) is np.ndarray:  # a number kept bare becomes a SavedTensor that can
+                values = tuple(  # show it was freed (in a picture, in the second backward's error)
+                    SavedTensor.of_number(v) if type(v) is np.ndarray else v for v in values
+                )
+                self.saved_values = values
+                break
+        for value in values:
+            value.free()
+
+    # ---- the op itself ----------------------------------------------------------------------
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         """The output array, given the input arrays."""
         raise NotImplementedError(f"{self.name()} has no forward")
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, ...]:
+    def backward(self, grad: Any) -> tuple[Any, ...]:
         """Gradients for the inputs, given the gradient of the output."""
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
-    def release_saved(self) -> None:
-        """Free the saved values: the graph can then be walked only once more if nothing saved."""
-        for name in self.saved_names:
-            self._saved_tensor(name).free()
+    # An op that can write its result straight into its first input's memory (add, sub, mul)
+    # defines `forward_into(a, *others)`: what `add_` and friends run when nothing is recorded.
+    forward_into: Any = None
+
+    # ---- hooks ------------------------------------------------------------------------------
+
+    def register_prehook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(grad_outputs)` runs before this node's backward; a tuple it returns replaces
+        the gradients of the outputs."""
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        return add_hook(self.pre_hooks, hook)
+
+    def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(grad_inputs, grad_outputs)` runs after this node's backward; a tuple it returns
+        replaces the gradients for the inputs."""
+        if self.post_hooks is None:
+            self.post_hooks = {}
+        return add_hook(self.post_hooks, hook)
+
+    def register_tensor_hook(self, output_nr: int, hook: Callable[..., Any]) -> RemovableHandle:
+        """A hook of the tensor that is output `output_nr` of this node (Tensor.register_hook)."""
+        if self.tensor_hooks is None:
+            self.tensor_hooks = {}
+        return add_hook(self.tensor_hooks.setdefault(output_nr, {}), hook)
 
     def __repr__(self) -> str:
         return f"<{self.name()} object at {id(self):#x}>"  # torch's repr, address included
 
 
 class AccumulateGrad(Node):
-    """The node through which gradients reach a leaf tensor: it adds them to `leaf.grad`."""
+    """The node through which gradients reach a leaf tensor: it adds them to `leaf.grad`.
+
+    The leaf's own hooks (Tensor.register_hook) run first; its post-accumulate hooks after.
+    """
 
     def __init__(self, variable: Any) -> None:
-        super().__init__()
         self.variable = variable  # the leaf; the leaf itself holds this node only weakly
 
-    def accumulate(self, grad: np.ndarray, owned: bool = False) -> None:
+    def accumulate(self, grad: Any, owned: bool = False) -> None:
         """`variable.grad += grad` (see Tensor._accumulate_grad)."""
         self.variable._accumulate_grad(grad, owned)
-
-
-def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Sum `grad` down to `shape`: the backward of numpy broadcasting.
-
-    When `a` of shape (3,) was added to `b` of shape (2, 3), `a` was used twice, so its gradient
-    is the sum of the two rows of the output's gradient.
-    """
-    grad = np.asarray(grad)
-    if grad.shape == tuple(shape):
-        return grad
-    extra = grad.ndim - len(shape)
-    if extra > 0:
-        grad = grad.sum(axis=tuple(range(extra)))
-    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-    if stretched:
-        grad = grad.sum(axis=stretched, keepdims=True)
-    return grad.reshape(shape)
-
-
-class GradBuffers:
-    """The gradients waiting at each node, summed as they arrive from the node's outputs.
-
-    `add` sums a broadcast gradient back to the input's shape first. A buffer is *owned* when
-    only the engine holds its array: a fresh result of a backward formula, or a sum made here.
-    An owned array can take the next gradient in place and can become a leaf's `.grad` without
-    a copy: at 10^6 elements each copy avoided is a full pass over 4 MB. A *borrowed* array (a
-    view, a gradient passed through unchanged, the `gradient` a user gave) is never written to.
-    """
-
-    def __init__(self) -> None:
-        self.arrays: dict[Node, np.ndarray] = {}
-        self.owned: set[Node] = set()
-
-    def add(self, node: Node, grad: np.ndarray, shape: tuple[int, ...], borrowed: Any) -> None:
-        """Add `grad` (for an input of `shape`) to what waits at `node`.
-
-        `borrowed` is the array the producing formula was given: passing it on is no copy.
-        """
-        if grad.shape != shape:
-            grad = unbroadcast(grad, shape)
-        owned = grad is not borrowed and grad.base is None and type(grad) is np.ndarray
-        previous = self.arrays.get(node)
-        if previous is None:  # the first gradient to arrive (for most nodes, the only one)
-            self.arrays[node] = grad
-            if owned:
-                self.owned.add(node)
-        elif node in self.owned and previous.dtype == grad.dtype:
-            previous += grad
-        elif owned and previous.dtype == grad.dtype:
-            grad += previous  # the waiting array is borrowed, the new one is ours: add into it
-            self.arrays[node] = grad
-            self.owned.add(node)
-        else:
-            self.arrays[node] = previous + grad
-            self.owned.add(node)
-
-    def pop(self, node: Node) -> tuple[np.ndarray | None, bool]:
-        """Take the summed gradient of `node` (None if none arrived) and whether it is owned."""
-        # (`owned` may keep the node: nothing is added to a node after it was taken)
-        return self.arrays.pop(node, None), node in self.owned
-
-
-def _count_dependencies(roots: Collection[Node]) -> dict[Node, int]:
-    """For every node reachable from `roots` (each given once): how many edges point at it."""
-    dependencies: dict[Node, int] = {}
-    stack = list(roots)
-    seen = set(roots)  # the roots; every other node is seen once it has a count
-    while stack:
-        node = stack.pop()
-        for next_node in node.next_nodes:
-            if next_node is None:
-                continue
-            count = dependencies.get(next_node)
-            if count is None:
-                dependencies[next_node] = 1
-                if next_node not in seen:
-                    stack.append(next_node)
-            else:
-                dependencies[next_node] = count + 1
-    return dependencies
-
-
-def run_backward(
-    roots: Sequence[tuple[Node, np.ndarray]],
-    retain_graph: bool,
-    capture: dict[Node, None] | None = None,
-) -> dict[Node, np.ndarray]:
-    """Propagate gradients from `roots` to the leaves; returns the gradients `capture` asked for.
-
-    A node runs once all the edges into it have delivered their gradient (Kahn's algorithm, no
-    recursion, so a 100,000-node chain is fine). Nothing is written while gradients are being
-    computed: `.grad`s are filled and saved values freed only at the end, so an error (or a
-    KeyboardInterrupt) half-way leaves every `.grad` and the graph as they were. With `capture`
-    (used by `grad()`), gradients are returned instead of being accumulated into `.grad`.
-    """
-    buffers = GradBuffers()
-    root_nodes: dict[Node, None] = {}  # each root once, in order
-    for node, root_grad in roots:
-        buffers.add(node, root_grad, root_grad.shape, root_grad)  # the caller may still hold it
-        root_nodes[node] = None
-    dependencies = _count_dependencies(root_nodes)
-    ready = [node for node in root_nodes if node not in dependencies]
-    captured: dict[Node, np.ndarray] = {}
-    arrived: list[tuple[Node, np.ndarray, bool]] = []  # gradients for leaves and retain_grad()
-    to_free: list[Node] = []  # the nodes that ran and keep saved values
-    anomaly = is_anomaly_enabled()
-    while ready:
-        node = ready.pop()
-        if node.saved_names:
-            to_free.append(node)
-        grad, owned = buffers.pop(node)
-        input_grads: Sequence[np.ndarray | None] = ()
-        if grad is not None:
-            is_leaf = type(node) is AccumulateGrad
-            if is_leaf or node._retained_output is not None:
-                arrived.append((node, grad, owned))
-            if capture is not None and node in capture:
-                captured[node] = grad
-            elif not is_leaf:
-                input_grads = node.backward(grad) if not anomaly else _checked(node, grad)
-        given = len(input_grads)
-        for index, next_node in enumerate(node.next_nodes):
-            if next_node is None:
-                continue
-            grad_in = input_grads[index] if index < given else None
-            if grad_in is not None:
-                buffers.add(next_node, grad_in, node.input_shapes[index], grad)
-            remaining = dependencies[next_node] - 1
-            dependencies[next_node] = remaining
-            if remaining == 0:
-                ready.append(next_node)
-    # every gradient is computed: now write them, then free what backward used
-    for node, grad, owned in arrived:
-        if type(node) is AccumulateGrad:
-            if capture is None:
-                node.accumulate(grad, owned)
-        else:
-            tensor = node._retained_output()
-            if tensor is not None:
-                tensor._accumulate_retained_grad(grad)
-    if not retain_graph:
-        for node in to_free:
-            node.release_saved()
-    return captured
-
-
-def _checked(node: Node, grad: np.ndarray) -> Sequence[np.ndarray | None]:
-    """`node.backward(grad)` in anomaly mode: checked for nan, and explained when it fails."""
-    try:
-        input_grads = node.backward(grad)
-        if is_anomaly_check_nan_enabled():
-            for index, value in enumerate(input_grads):
-                if value is not None and np.isnan(value).any():
-                    raise RuntimeError(
-                        f"Function '{node.name()}' returned nan values in its {index}th output."
-                    )
-    except Exception:
-        warnings.warn(
-            f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-            f"{node.creation_trace or '  (made before anomaly detection was enabled)'}",
-            UserWarning,
-            stacklevel=4,
-        )
-        raise
-    return input_grads

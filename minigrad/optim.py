@@ -98,6 +98,49 @@ class Optimizer:
         """Update every parameter that has a gradient (subclasses define the rule)."""
         raise NotImplementedError
 
+    def state_dict(self) -> dict[str, Any]:
+        """What `load_state_dict` needs to go on where this optimizer is: each parameter's state
+        (momentum buffers, Adam's averages) and the hyper-parameters, parameters by position."""
+        positions: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            packed["params"] = []
+            for param in group["params"]:
+                positions.setdefault(id(param), len(positions))
+                packed["params"].append(positions[id(param)])
+            groups.append(packed)
+        state = {
+            positions[id(param)]: dict(values)
+            for param, values in self.state.items()
+            if id(param) in positions
+        }
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Take on a `state_dict()`'s state and hyper-parameters (same parameters, same order)."""
+        groups, saved_groups = self.param_groups, state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(
+            len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups, strict=True)
+        ):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        by_position = {
+            saved: param
+            for group, saved_group in zip(groups, saved_groups, strict=True)
+            for saved, param in zip(saved_group["params"], group["params"], strict=True)
+        }
+        self.state = defaultdict(dict)
+        for position, values in state_dict["state"].items():
+            param = by_position[position]
+            self.state[param] = {key: _copied(value, param) for key, value in values.items()}
+        for group, saved_group in zip(groups, saved_groups, strict=True):
+            group.update({key: value for key, value in saved_group.items() if key != "params"})
+
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for index, group in enumerate(self.param_groups):
@@ -177,7 +220,7 @@ class SGD(Optimizer):
                     else:
                         buffer.mul_(momentum).add_(grad, alpha=1 - dampening)
                     grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
-                param._sgd_step_(grad, group["lr"])  # param.add_(grad, alpha=-lr), in place
+                param.add_(grad, alpha=-group["lr"])
         return loss
 
 
@@ -256,6 +299,17 @@ class Adam(Optimizer):
                     denom = (exp_avg_sq.sqrt() / correction2_sqrt).add_(group["eps"])
                 param.add_(exp_avg / denom, alpha=-step_size)
         return loss
+
+
+def _copied(value: Any, param: Tensor) -> Any:
+    """A state value for `param`: a tensor is copied (in the parameter's dtype, except the step
+    count), anything else kept as it is."""
+    if not isinstance(value, Tensor):
+        return value
+    copy = value.detach().clone()
+    if copy.is_floating_point() and copy.ndim:
+        copy = copy.to(param.dtype)
+    return copy
 
 
 def _zeros_like(param: Tensor) -> Tensor:

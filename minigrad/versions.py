@@ -9,15 +9,21 @@ them is the whole story of this course:
   through it are invisible to the check that backward makes.
 
 That check is `SavedTensor.unpack`, at the bottom: a value saved for backward remembers the
-version its memory had, and backward refuses to use it once the counter has moved on.
+version its memory had, and backward refuses to use it once the counter has moved on. It also
+refuses an input that `detach_()` cut out of the graph after it was saved.
 
-Nothing here imports a Tensor: a SavedTensor is built from a tensor's fields (tensor.py does
-that), so this module sits below the graph and the tensor.
+`saved_tensors_hooks` lets a user decide how saved values are kept (torch's pack / unpack hooks).
+
+Nothing here imports a Tensor: a SavedTensor keeps the tensor it was given (or, for an op's own
+output, that tensor's fields), so this module sits below the graph and the tensor.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,7 +31,13 @@ import numpy as np
 from .dtypes import from_numpy_dtype
 from .grad_mode import is_anomaly_enabled
 
-__all__ = ["SECOND_BACKWARD_MESSAGE", "SavedTensor", "Storage", "VersionCounter"]
+__all__ = [
+    "SECOND_BACKWARD_MESSAGE",
+    "SavedTensor",
+    "Storage",
+    "VersionCounter",
+    "saved_tensors_hooks",
+]
 
 _storage_serials = itertools.count()
 
@@ -56,6 +68,44 @@ class Storage:
         self.serial = next(_storage_serials)
 
 
+# ---- pack / unpack hooks --------------------------------------------------------------------
+
+
+class _HookStack(threading.local):
+    """The (pack, unpack) pairs in force in this thread, innermost last."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+
+
+_hook_stack = _HookStack()
+
+
+class saved_tensors_hooks:  # noqa: N801 - torch's name
+    """Context manager: every tensor saved for backward inside is kept as `pack(tensor)`, and
+    backward gets it back as `unpack(packed)` (torch.autograd.graph.saved_tensors_hooks).
+
+    What pack returns is kept instead of the tensor, so the version check is the hooks' business:
+    a pack that copies makes later in-place changes harmless.
+    """
+
+    def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self) -> saved_tensors_hooks:
+        _hook_stack.pairs.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        _hook_stack.pairs.pop()
+
+
+def current_saved_hooks() -> tuple[Callable[[Any], Any], Callable[[Any], Any]] | None:
+    """The innermost (pack, unpack) pair in force, or None."""
+    pairs = _hook_stack.pairs
+    return pairs[-1] if pairs else None
+
+
 # ---- saved tensors: the values a backward formula needs, and the version check ------------
 
 SECOND_BACKWARD_MESSAGE = (
@@ -64,6 +114,10 @@ SECOND_BACKWARD_MESSAGE = (
     "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward."
+)
+DETACHED_IN_PLACE_MESSAGE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is "
+    "not supported, please use out-of-place `.detach()` instead"
 )
 
 VERSION_HINT = (
@@ -81,38 +135,46 @@ class SavedTensor:
 
     An input is kept as the tensor object itself (`owner`), as torch keeps it: `x.data = ...`
     after the forward is then seen by backward, and its counter and storage are the owner's.
-    An op's own output is kept as its array, counter and storage only: a node that kept its
-    output tensor would form a reference cycle (output -> grad_fn -> output).
+    An op's own output is kept as its array, counter and storage only (see `SavedOutput` in
+    tensor.py): a node that kept its output tensor would form a reference cycle
+    (output -> grad_fn -> output).
     """
 
-    __slots__ = (
-        "owner",
-        "_values",
-        "_counter",
-        "_storage",
-        "_serial",
-        "saved_version",
-        "is_output",
-        "output_of",
-        "freed",
-    )
+    # An input keeps only `owner`, `saved_version` and `had_history`; everything else starts
+    # with these class-level defaults (one SavedTensor per saved input: kept small and quick).
+    owner: Any = None  # the input tensor (None for an output or a number)
+    had_history = False  # the input was made by an op: backward refuses it after detach_()
+    saved_version = 0
+    _values: np.ndarray | None = None  # an output's (or a number's) array
+    _counter: VersionCounter | None = None
+    _storage: Storage | None = None
+    _serial: int | None = None
+    is_output = False
+    output_of: str | None = None  # an output's node name, for the version error
+    freed = False
+    packed: Any = None  # what a pack hook made of the tensor (see pack_with)
+    unpack_hook: Callable[[Any], Any] | None = None
 
-    def __init__(
-        self,
-        owner: Any,
-        saved_version: int,
-        output: tuple[np.ndarray, VersionCounter, Storage, int] | None = None,
-        output_of: str | None = None,
-    ) -> None:
-        self.owner = owner  # the input tensor (None for an output)
+    def __init__(self, owner: Any, saved_version: int) -> None:
+        self.owner = owner
         self.saved_version = saved_version
-        if output is None:
-            self._values = self._counter = self._storage = self._serial = None
-        else:
-            self._values, self._counter, self._storage, self._serial = output
-        self.is_output = output is not None
-        self.output_of = output_of  # an output's node name, for the version error
-        self.freed = False
+        if owner._grad_fn is not None:
+            self.had_history = True
+
+    @classmethod
+    def of_output(
+        cls, values: np.ndarray, counter: VersionCounter, storage: Storage, serial: int, node: str
+    ) -> SavedTensor:
+        """An op's own output (made by `node`), kept as its array, counter and storage."""
+        saved = cls.__new__(cls)
+        saved._values, saved._counter, saved._storage, saved._serial = (
+            values,
+            counter,
+            storage,
+            serial,
+        )
+        saved.saved_version, saved.is_output, saved.output_of = counter.value, True, node
+        return saved
 
     @classmethod
     def of_number(cls, values: np.ndarray) -> SavedTensor:
@@ -120,11 +182,18 @@ class SavedTensor:
 
         The tensor minigrad wrapped the number in is held by nothing else, so nothing can change
         it in place: its counter and storage are made only if a picture asks for them. (A node
-        keeps such a number as its bare array, and makes this only when asked: Node.keep.)
+        keeps such a number as its bare array, and makes this only when asked: Node.raw_saved.)
         """
-        saved = cls(None, 0, (values, None, None, None))
-        saved.is_output = False
+        saved = cls.__new__(cls)
+        saved._values = values
         return saved
+
+    def pack_with(
+        self, hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]], tensor: Any
+    ) -> None:
+        """Keep `pack(tensor)` instead of the tensor, and `unpack` to get it back."""
+        pack, self.unpack_hook = hooks
+        self.packed = pack(tensor)
 
     @property
     def array(self) -> np.ndarray | None:
@@ -161,11 +230,16 @@ class SavedTensor:
         """The version of the memory now; backward fails if it differs from `saved_version`."""
         return self.version_counter.value
 
-    def unpack(self) -> np.ndarray:
-        """Return the saved values, after checking they were not freed or changed in place."""
+    def check(self, reading: bool = False) -> None:
+        """Refuse a value that was freed, changed in place since saved, or (for backward, not
+        for a look at `grad_fn._saved_*`: `reading`) detached in place."""
         if self.freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self.unpack_hook is not None:
+            return  # the hooks keep their own copy: what happens to the tensor is theirs
         owner = self.owner
+        if owner is not None and self.had_history and owner._grad_fn is None and not reading:
+            raise RuntimeError(DETACHED_IN_PLACE_MESSAGE)
         counter = self._counter if owner is None else owner._counter  # None: never changed
         if counter is not None and counter.value != self.saved_version:
             hint = VERSION_HINT_IN_ANOMALY_MODE if is_anomaly_enabled() else VERSION_HINT
@@ -174,7 +248,30 @@ class SavedTensor:
                 f"inplace operation: {self._describe()} is at version {self.current_version}; "
                 f"expected version {self.saved_version} instead. {hint}"
             )
+
+    def unpack(self) -> np.ndarray:
+        """Return the saved values, after `check()`."""
+        owner = self.owner
+        counter = self._counter if owner is None else owner._counter  # None: never changed
+        if (
+            self.freed
+            or self.unpack_hook is not None
+            or (counter is not None and counter.value != self.saved_version)
+            or (owner is not None and self.had_history and owner._grad_fn is None)
+        ):
+            self.check()  # (raises, unless the hooks keep the value)
+            return self.unpacked_tensor()._array
         return self._values if owner is None else owner._array
+
+    def unpacked_tensor(self) -> Any:
+        """What the unpack hook gives back for the packed value: it must be a tensor."""
+        tensor = self.unpack_hook(self.packed)
+        if not hasattr(tensor, "_array"):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                f"type {type(tensor).__name__}"
+            )
+        return tensor
 
     def _describe(self) -> str:
         """'[minigrad.FloatTensor [3]], which is output 0 of Sigmoid,', as torch words it."""
@@ -187,7 +284,7 @@ class SavedTensor:
             made_by = "AsStrided" if self.owner._base is not None else node and node.name()
         if made_by is None:
             return text
-        return f"{text}, which is output 0 of {made_by.removesuffix('Backward0')},"
+        return f"{text}, which is output 0 of {re.sub(r'Backward[0-9]*$', '', made_by)},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True).
@@ -199,4 +296,4 @@ class SavedTensor:
             self._counter, self._storage = owner._version_counter, owner._storage
             self._serial = owner._serial
         self.freed = True
-        self.owner = self._values = None
+        self.owner = self._values = self.packed = None

@@ -1,11 +1,20 @@
-"""Arithmetic: add, sub, mul, div, neg, reciprocal, pow (forward and backward side by side)."""
+"""Arithmetic: add, sub, mul, div, neg, reciprocal, pow (forward and backward side by side).
+
+Forward works on numpy arrays. Backward works on arrays, or on tensors during
+`backward(create_graph=True)`: see formulas.py.
+"""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable
 
 import numpy as np
 
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node
+from .formulas import constant, record, zeros_like
+from .unary import LogBackward0, WhereBackward0
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -32,6 +41,10 @@ class AddBackward0(Node):
             return _promoted(np.add, a, b)
         return np.add(a, b * self.alpha, dtype=result_dtype(a, b))
 
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a += alpha * b`, written into a's memory (add_ when nothing is recorded)."""
+        np.add(a, b if self.alpha == 1 else b * self.alpha, out=a)
+
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, grad if self.alpha == 1 else grad * self.alpha
 
@@ -47,6 +60,10 @@ class SubBackward0(Node):
         if self.alpha == 1:
             return _promoted(np.subtract, a, b)
         return np.subtract(a, b * self.alpha, dtype=result_dtype(a, b))
+
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a -= alpha * b`, written into a's memory (sub_ when nothing is recorded)."""
+        np.subtract(a, b if self.alpha == 1 else b * self.alpha, out=a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, -grad * self.alpha
@@ -69,10 +86,14 @@ class RsubBackward1(Node):
 class MulBackward0(Node):
     """mul(self, other) -- self: grad * other; other: grad * self."""
 
+    saves = (("other", 1, 0), ("self", 0, 1))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("other", 1, for_input=0)
-        self.save("self", 0, for_input=1)
         return _promoted(np.multiply, a, b)
+
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a *= b`, written into a's memory (mul_ when nothing is recorded)."""
+        np.multiply(a, b, out=a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad
@@ -85,9 +106,9 @@ class MulBackward0(Node):
 class DivBackward0(Node):
     """div(self, other) -- self: grad / other; other: -grad * self / (other * other)."""
 
+    saves = (("self", 0, 1), ("other", 1, None))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("self", 0, for_input=1)
-        self.save("other", 1)
         with np.errstate(**_QUIET):
             return np.divide(a, b, dtype=float_dtype(a, b))
 
@@ -127,12 +148,13 @@ class PowBackward0(Node):
     """pow(self, exponent: number) -- self: 0 if exponent == 0 else
     grad * exponent * self ** (exponent - 1)."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, exponent: float) -> None:
         super().__init__()
         self.exponent = exponent
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         # an integer tensor stays integer for an integer exponent, else becomes float32
         fractional = isinstance(self.exponent, float) and a.dtype.kind != "f"
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
@@ -143,9 +165,9 @@ class PowBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:
-            return (np.zeros_like(grad),)
+            return (zeros_like(grad),)
         with np.errstate(**_QUIET):
-            return (grad * self.exponent * np.power(self.unpack("self"), self.exponent - 1),)
+            return (grad * self.exponent * self.unpack("self") ** (self.exponent - 1),)
 
 
 class PowBackward1(Node):
@@ -153,11 +175,11 @@ class PowBackward1(Node):
     self: 0 where exponent == 0, else grad * exponent * self ** (exponent - 1);
     exponent: 0 where self == 0 and exponent >= 0, else grad * result * log(self)."""
 
+    saves = (("self", 0, None), ("exponent", 1, None))
+
     saves_result = True
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("exponent", 1)
         with np.errstate(**_QUIET):
             return np.power(a, b, dtype=result_dtype(a, b))
 
@@ -166,17 +188,21 @@ class PowBackward1(Node):
         grad_a = grad_b = None
         with np.errstate(**_QUIET):
             if self.needs_input_grad[0]:
-                grad_a = np.where(b == 0, 0, grad * b * np.power(a, b - 1)).astype(grad.dtype)
+                grad_a = record(WhereBackward0(), b == 0, 0.0, grad * b * a ** (b - 1))
             if self.needs_input_grad[1]:
-                result = self.unpack("result")
                 at_zero = (a == 0) & (b >= 0)
-                grad_b = np.where(at_zero, 0, grad * result * np.log(a)).astype(grad.dtype)
+                log_a = record(LogBackward0(), a)
+                grad_b = record(
+                    WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * log_a
+                )
         return grad_a, grad_b
 
 
 class PowBackward2(Node):
     """pow(number, self) -- self: 0 if number == 0 and self >= 0, else
     grad * result * log(number)."""
+
+    saves = (("self", 0, None),)
 
     saves_result = True
 
@@ -185,7 +211,6 @@ class PowBackward2(Node):
         self.base = base
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         integral = isinstance(self.base, int) and a.dtype.kind in "iub"
         dtype = np.int64 if integral else float_dtype(a)  # 2 ** int stays int, as in torch
         with np.errstate(**_QUIET):
@@ -195,6 +220,94 @@ class PowBackward2(Node):
         with np.errstate(**_QUIET):
             if self.base == 0:
                 at_zero = self.unpack("self") >= 0
-                values = np.where(at_zero, 0, grad * self.unpack("result") * -np.inf)
-                return (values.astype(grad.dtype),)
-            return (grad * self.unpack("result") * np.log(self.base),)
+                return (
+                    record(
+                        WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * -math.inf
+                    ),
+                )
+            return (grad * self.unpack("result") * float(np.log(self.base)),)
+
+
+def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """floor(a / b), elementwise; an integer division by zero is torch's ZeroDivisionError."""
+    if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(**_QUIET):
+        return _promoted(np.floor_divide, a, b)
+
+
+def remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a - floor(a / b) * b, elementwise (the sign of b, as Python's %)."""
+    if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(**_QUIET):
+        return _promoted(np.remainder, a, b)
+
+
+class NotDifferentiable(Node):
+    """An op torch records but cannot differentiate (`//`, `number % t`): its backward raises."""
+
+    def __init__(self, op: str, compute: Callable[..., np.ndarray]) -> None:
+        self.op, self.compute = op, compute
+
+    def name(self) -> str:
+        return "NotImplemented"
+
+    def forward(self, *arrays: np.ndarray) -> np.ndarray:
+        return self.compute(*arrays)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+
+class DivBackward2(Node):
+    """div(self, other, rounding_mode) -- self: zeros_like(grad); other: zeros_like(grad)
+    (a rounded quotient is flat almost everywhere)."""
+
+    def __init__(self, rounding_mode: str) -> None:
+        self.rounding_mode = rounding_mode
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if self.rounding_mode == "floor":
+            return floor_divide(a, b)
+        if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
+            raise RuntimeError("ZeroDivisionError")
+        with np.errstate(**_QUIET):
+            return np.trunc(np.divide(a, b)).astype(result_dtype(a, b))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return zeros_like(grad), zeros_like(grad)
+
+
+class RemainderBackward0(Node):
+    """remainder(self, other: number) -- self: grad."""
+
+    def __init__(self, number: np.ndarray) -> None:
+        self.number = number
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return remainder(a, self.number)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
+
+class RemainderBackward1(Node):
+    """remainder(self, other) -- self: grad; other: -grad * floor(self / other)."""
+
+    saves = (("self", 0, 1), ("other", 1, 1))
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return remainder(a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        grad_b = None
+        if self.needs_input_grad[1]:
+            quotient = constant(_floor_quotient, self.unpack("self"), self.unpack("other"))
+            grad_b = -grad * quotient
+        return grad, grad_b
+
+
+def _floor_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(**_QUIET):
+        return np.floor(a / b)

@@ -1,15 +1,15 @@
 """The nodes that in-place changes record. Their first input is the value *before* the change
-(a copy `Tensor._apply_inplace` makes when recording), so backward never sees the new values.
+(a copy `tensor.apply_inplace` makes when recording), so backward never sees the new values.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
 from .. import random
 from ..graph import Node
+from .formulas import constant, record, zeros_like
+from .views import TakeView, ViewChain
 
 
 class CopySlices(Node):
@@ -25,30 +25,32 @@ class CopySlices(Node):
     same; the parity tests compare only this node's name.
     """
 
-    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
-        super().__init__()
-        self.view_of = view_of  # base array -> the region's view of it
+    def __init__(self, chain: ViewChain) -> None:
+        self.chain = chain  # from the base's memory to the region that was replaced
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        grad_base = np.array(grad)
-        region = self.view_of(grad_base)
-        grad_region = region.copy()
-        region[...] = 0  # the old values of the region were overwritten: no gradient for them
-        return grad_base, grad_region
+        # the old values of the region were overwritten: no gradient for them
+        grad_base = grad * constant(self.outside_region, grad)
+        return grad_base, record(TakeView(self.chain), grad)
+
+    def outside_region(self, like: np.ndarray) -> np.ndarray:
+        """1 outside the replaced region, 0 inside it (in `like`'s shape and dtype)."""
+        mask = np.ones(like.shape, dtype=like.dtype)
+        self.chain.view_of(mask)[...] = 0
+        return mask
 
 
 class FillBackward2(Node):
     """fill_(self, value) -- self: zeros_like(grad) (the old values are gone)."""
 
     def __init__(self, value: float) -> None:
-        super().__init__()
         self.value = value
 
     def forward(self, before: np.ndarray) -> np.ndarray:
         return np.full_like(before, self.value)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.zeros_like(grad),)
+        return (zeros_like(grad),)
 
 
 class ZeroBackward0(FillBackward2):
@@ -71,7 +73,7 @@ class CopyBackwards(Node):
         return np.broadcast_to(source, before.shape).astype(before.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros_like(grad), grad
+        return zeros_like(grad), grad
 
 
 class IndexPutBackward0(Node):
@@ -79,7 +81,6 @@ class IndexPutBackward0(Node):
     values: grad[indices]."""
 
     def __init__(self, key: object) -> None:
-        super().__init__()
         self.key = key
 
     def forward(self, before: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -88,9 +89,13 @@ class IndexPutBackward0(Node):
         return result
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        grad_before = grad.copy()
-        grad_before[self.key] = 0
-        return grad_before, grad[self.key]
+        return grad * constant(self.outside_indices, grad), grad[self.key]
+
+    def outside_indices(self, like: np.ndarray) -> np.ndarray:
+        """1 where the indices did not write, 0 where they did."""
+        mask = np.ones(like.shape, dtype=like.dtype)
+        mask[self.key] = 0
+        return mask
 
 
 class _RandomFill(Node):
@@ -103,7 +108,6 @@ class _RandomFill(Node):
     """
 
     def __init__(self, generator: random.Generator | None, order: np.ndarray | None) -> None:
-        super().__init__()
         self.generator = generator
         self.order = order
 
@@ -119,7 +123,7 @@ class _RandomFill(Node):
         return values.reshape(before.shape)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.zeros_like(grad),)
+        return (zeros_like(grad),)
 
 
 class NormalBackward0(_RandomFill):

@@ -10,6 +10,9 @@ import numpy as np
 
 from ..dtypes import kind_word
 from ..graph import Node
+from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
+from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
+from .views import GradIntoIndex
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -47,6 +50,8 @@ class AddmmBackward0(Node):
     older graph through this layer unusable, as in torch.
     """
 
+    saves = (("mat1", 1, 2), ("mat2", 2, 1))
+
     def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = mat1.shape, mat2.shape
         if k != k2:
@@ -55,8 +60,6 @@ class AddmmBackward0(Node):
             raise RuntimeError(
                 f"mat1 and mat2 must have the same dtype, but got {_kind(mat1)} and {_kind(mat2)}"
             )
-        self.save("mat1", 1, for_input=2)
-        self.save("mat2", 2, for_input=1)
         return mat1 @ mat2 + bias
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
@@ -74,7 +77,6 @@ class EmbeddingBackward0(Node):
     """embedding(weight, indices) -- weight: zeros with each grad row added at its index."""
 
     def __init__(self, indices: np.ndarray, padding_idx: int | None) -> None:
-        super().__init__()
         self.indices = indices
         self.padding_idx = padding_idx
 
@@ -85,26 +87,33 @@ class EmbeddingBackward0(Node):
         return weight[self.indices]
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        np.add.at(full, self.indices, grad)  # a repeated index collects every contribution
-        if self.padding_idx is not None:
-            full[self.padding_idx] = 0
-        return (full,)
+        # a repeated index collects every contribution; the padding row gets none
+        full = record(GradIntoIndex(self.indices, self.input_shapes[0]), grad)
+        if self.padding_idx is None:
+            return (full,)
+        return (full * constant(self.outside_padding, full),)
+
+    def outside_padding(self, like: np.ndarray) -> np.ndarray:
+        """1 everywhere but the padding row."""
+        mask = np.ones(like.shape, dtype=like.dtype)
+        mask[self.padding_idx] = 0
+        return mask
 
 
 class LeakyReluBackward0(Node):
     """leaky_relu(self, negative_slope) -- self: grad where self > 0, else grad * slope."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, negative_slope: float) -> None:
-        super().__init__()
         self.negative_slope = negative_slope
 
     def forward(self, x: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.where(x > 0, x, x * self.negative_slope).astype(x.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.where(self.unpack("self") > 0, grad, grad * self.negative_slope),)
+        positive = self.unpack("self") > 0
+        return (record(WhereBackward0(), positive, grad, grad * self.negative_slope),)
 
 
 class SoftmaxBackward0(Node):
@@ -113,7 +122,6 @@ class SoftmaxBackward0(Node):
     saves_result = True
 
     def __init__(self, dim: int) -> None:
-        super().__init__()
         self.dim = dim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -126,8 +134,8 @@ class SoftmaxBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         s = self.unpack("result")
         if s.ndim == 0:
-            return (np.zeros_like(grad),)
-        return (s * (grad - (grad * s).sum(axis=self.dim, keepdims=True)),)
+            return (grad * 0,)
+        return (s * (grad - sum_keepdim(grad * s, self.dim)),)
 
 
 class LogSoftmaxBackward0(Node):
@@ -136,7 +144,6 @@ class LogSoftmaxBackward0(Node):
     saves_result = True
 
     def __init__(self, dim: int) -> None:
-        super().__init__()
         self.dim = dim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -148,23 +155,22 @@ class LogSoftmaxBackward0(Node):
         return x - top - log_total
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        softmax_values = np.exp(self.unpack("result"))
+        softmax_values = record(ExpBackward0(), self.unpack("result"))
         if softmax_values.ndim == 0:
-            return (np.zeros_like(grad),)
-        return (grad - softmax_values * grad.sum(axis=self.dim, keepdims=True),)
+            return (grad * 0,)
+        return (grad - softmax_values * sum_keepdim(grad, self.dim),)
 
 
 class MseLossBackward0(Node):
     """mse_loss(self, target, reduction) -- self: 2 * (self - target) * grad (reduced back);
     target: the same with the opposite sign."""
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(self, reduction: str) -> None:
-        super().__init__()
         self.reduction = reduction
 
     def forward(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("target", 1)
         diff = x - target
         return _reduce(diff * diff, self.reduction)
 
@@ -185,7 +191,6 @@ class NllLossBackward0(Node):
     def __init__(
         self, target: np.ndarray, weight: np.ndarray | None, ignore_index: int, reduction: str
     ) -> None:
-        super().__init__()
         self.target = target
         self.weight = weight
         self.ignore_index = ignore_index
@@ -215,15 +220,21 @@ class NllLossBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         shape = self.input_shapes[0]
         rows = 1 if len(shape) == 1 else shape[0]
-        target = self.target.reshape(rows)
-        per_sample = np.broadcast_to(grad, (rows,)) if self.reduction != "none" else grad
-        per_sample = per_sample.reshape(rows) * self.sample_weight
+        per_sample = expand_to(grad, (rows,)) if self.reduction != "none" else grad
+        per_sample = per_sample.reshape((rows, 1)) * lift(self.sample_weight[:, None], grad)
         if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
-                per_sample = per_sample / self.total_weight
-        full = np.zeros((rows, shape[-1]), dtype=grad.dtype)
-        full[np.arange(rows), np.where(target != self.ignore_index, target, 0)] = -per_sample
-        return (full.reshape(shape),)
+                per_sample = per_sample / float(self.total_weight)
+        return ((-per_sample * constant(self.target_mask, per_sample)).reshape(shape),)
+
+    def target_mask(self, like: np.ndarray) -> np.ndarray:
+        """1 at each sample's target class, 0 elsewhere: rows x classes."""
+        shape = self.input_shapes[0]
+        rows = like.shape[0]
+        target = self.target.reshape(rows)
+        mask = np.zeros((rows, shape[-1]), dtype=like.dtype)
+        mask[np.arange(rows), np.where(target != self.ignore_index, target, 0)] = 1
+        return mask
 
 
 class BinaryCrossEntropyBackward0(Node):
@@ -233,16 +244,15 @@ class BinaryCrossEntropyBackward0(Node):
     As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss.
     """
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
-        super().__init__()
         self.weight = weight
         self.reduction = reduction
 
     def forward(self, p: np.ndarray, t: np.ndarray) -> np.ndarray:
         if np.any((p < 0) | (p > 1)):
             raise RuntimeError("all elements of input should be between 0 and 1")
-        self.save("self", 0)
-        self.save("target", 1)
         with np.errstate(divide="ignore"):
             log_p = np.maximum(np.log(p), -100)
             log_not_p = np.maximum(np.log1p(-p), -100)
@@ -255,10 +265,14 @@ class BinaryCrossEntropyBackward0(Node):
         p, t = self.unpack("self"), self.unpack("target")
         upstream = _reduce_backward(grad, p.shape, self.reduction)
         if self.weight is not None:
-            upstream = upstream * self.weight
-        grad_p = upstream * (p - t) / np.maximum(p * (1 - p), 1e-12)
-        with np.errstate(divide="ignore"):
-            grad_t = upstream * (np.maximum(np.log1p(-p), -100) - np.maximum(np.log(p), -100))
+            upstream = upstream * lift(self.weight, grad)
+        grad_p = upstream * (p - t) / clamp_min(p * (1 - p), 1e-12)
+        grad_t = None
+        if self.needs_input_grad[1]:
+            with np.errstate(divide="ignore"):
+                log_p = clamp_min(record(LogBackward0(), p), -100)
+                log_not_p = clamp_min(record(Log1PBackward0(), -p), -100)
+            grad_t = upstream * (log_not_p - log_p)
         return grad_p, grad_t
 
 
@@ -271,17 +285,16 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     loss = (1 - t) * x + c * softplus(-x), and softplus(-x) = max(-x, 0) + log1p(exp(-|x|)).
     """
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(
         self, weight: np.ndarray | None, pos_weight: np.ndarray | None, reduction: str
     ) -> None:
-        super().__init__()
         self.weight = weight
         self.pos_weight = pos_weight
         self.reduction = reduction
 
     def forward(self, x: np.ndarray, t: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("target", 1)
         softplus_neg = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
         scale = 1 if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
         losses = (1 - t) * x + scale * softplus_neg
@@ -291,18 +304,21 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x, t = self.unpack("self"), self.unpack("target")
-        shape = np.broadcast_shapes(x.shape, t.shape)
+        shape = np.broadcast_shapes(tuple(x.shape), tuple(t.shape))
         upstream = _reduce_backward(grad, shape, self.reduction)
         if self.weight is not None:
-            upstream = upstream * self.weight
-        exp_neg_abs = np.exp(-np.abs(x))
-        sig = np.where(x >= 0, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs))
+            upstream = upstream * lift(self.weight, grad)
+        exp_neg_abs = record(ExpBackward0(), -record(AbsBackward0(), x))
+        sig = record(
+            WhereBackward0(), x >= 0, 1 / (1 + exp_neg_abs), exp_neg_abs / (1 + exp_neg_abs)
+        )
         if self.pos_weight is None:
             grad_x = sig - t
             grad_t = -x
         else:
-            scale = 1 + (self.pos_weight - 1) * t
+            pos_weight = lift(self.pos_weight, grad)
+            scale = 1 + (pos_weight - 1) * t
             grad_x = (1 - t) - scale * (1 - sig)
-            softplus_neg = np.maximum(-x, 0) + np.log1p(exp_neg_abs)
-            grad_t = -x + (self.pos_weight - 1) * softplus_neg
+            softplus_neg = clamp_min(-x, 0) + record(Log1PBackward0(), exp_neg_abs)
+            grad_t = -x + (pos_weight - 1) * softplus_neg
         return upstream * grad_x, upstream * grad_t

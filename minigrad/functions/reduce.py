@@ -12,6 +12,8 @@ import math
 import numpy as np
 
 from ..graph import Node
+from .formulas import constant, expand_to, is_array, record, sum_keepdim
+from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
 # view of its one gradient value: no memory written, a whole pass saved at 10^6 elements. Below
@@ -21,18 +23,23 @@ SPREAD_AS_VIEW_ABOVE = 16_384
 
 def _spread(value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """One gradient value at every position of `shape` (the backward of a full reduction)."""
-    if math.prod(shape) > SPREAD_AS_VIEW_ABOVE:
-        return np.broadcast_to(value, shape)
+    if not is_array(value) or math.prod(shape) > SPREAD_AS_VIEW_ABOVE:
+        return expand_to(value, shape)
     filled = np.empty(shape, dtype=value.dtype)  # (np.full, without its Python-level steps)
     filled[...] = value
     return filled
 
 
+def _kept_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """`shape` with the reduced `axes` kept as size 1 (what keepdim=True gives)."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keepdim: bool):
     """Broadcast a reduced gradient back to the input's shape."""
     if not keepdim and shape:
-        grad = np.expand_dims(grad, axes)
-    return np.broadcast_to(grad, shape)
+        grad = grad.reshape(_kept_shape(shape, axes))
+    return expand_to(grad, shape)
 
 
 def _sum_dtype(a: np.ndarray) -> np.dtype:
@@ -53,7 +60,6 @@ class SumBackward1(Node):
     """sum(self, dim, keepdim) -- self: grad, unsqueezed at dim unless keepdim, expanded."""
 
     def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
-        super().__init__()
         self.axes, self.keepdim = axes, keepdim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -75,7 +81,6 @@ class MeanBackward0(Node):
     """mean(self) -- self: grad.expand(self.sizes()) / self.numel()."""
 
     def __init__(self, kind: str = "Float") -> None:
-        super().__init__()
         self.kind = kind  # the input dtype's word, for the error about integer inputs
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -92,7 +97,6 @@ class MeanBackward1(Node):
     """mean(self, dim, keepdim) -- self: grad expanded back over dim, / the number reduced."""
 
     def __init__(self, axes: tuple[int, ...], keepdim: bool, kind: str = "Float") -> None:
-        super().__init__()
         self.axes, self.keepdim, self.kind = axes, keepdim, kind
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -112,20 +116,26 @@ class MaxBackward1(Node):
     """max(self) -- self: evenly_distribute_backward(grad, self, result): the gradient is shared
     between the elements equal to the maximum (the nan ones, if the maximum is nan)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
             raise RuntimeError(
                 "max(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        self.save("self", 0)
         return np.asarray(np.max(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        a = self.unpack("self")
-        top = np.max(a)
-        winners = np.isnan(a) if np.isnan(top) else a == top
-        return ((grad * winners / winners.sum()).astype(grad.dtype, copy=False),)
+        return (grad * constant(_share_of_max, self.unpack("self")),)
+
+
+def _share_of_max(a: np.ndarray) -> np.ndarray:
+    """Each element's share of the gradient of max(a): equal shares for the elements equal to
+    the maximum (the nan ones, if the maximum is nan), 0 for the rest."""
+    top = np.max(a)
+    winners = np.isnan(a) if np.isnan(top) else a == top
+    return (winners / np.count_nonzero(winners)).astype(a.dtype)
 
 
 class MaxBackward0(Node):
@@ -133,7 +143,6 @@ class MaxBackward0(Node):
     the gradient goes to the (first) index of each maximum."""
 
     def __init__(self, axis: int | None, keepdim: bool) -> None:
-        super().__init__()
         self.axis, self.keepdim = axis, keepdim  # axis None: a 0-d input
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -152,10 +161,177 @@ class MaxBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.axis is None:
             return (grad,)
-        indices = self.indices
-        if not self.keepdim:
-            grad = np.expand_dims(grad, self.axis)
-            indices = np.expand_dims(indices, self.axis)
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        np.put_along_axis(full, indices, grad, axis=self.axis)
-        return (full,)
+        shape = self.input_shapes[0]
+        spread = _expand_back(grad, shape, (self.axis,), self.keepdim)
+        return (spread * constant(self.winner_mask, spread),)
+
+    def winner_mask(self, like: np.ndarray) -> np.ndarray:
+        """1 at the index of each maximum along the dim, 0 elsewhere (in `like`'s dtype)."""
+        indices = self.indices if self.keepdim else np.expand_dims(self.indices, self.axis)
+        mask = np.zeros(like.shape, dtype=like.dtype)
+        np.put_along_axis(mask, indices, 1, axis=self.axis)
+        return mask
+
+
+class MinBackward1(MaxBackward1):
+    """min(self) -- self: evenly_distribute_backward(grad, self, result): shared between the
+    elements equal to the minimum."""
+
+    saves = (("self", 0, None),)
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        if a.size == 0:
+            raise RuntimeError(
+                "min(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return np.asarray(np.min(a))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * constant(_share_of_min, self.unpack("self")),)
+
+
+def _share_of_min(a: np.ndarray) -> np.ndarray:
+    """Each element's share of the gradient of min(a) (see _share_of_max)."""
+    return _share_of_max(-a)
+
+
+class MinBackward0(MaxBackward0):
+    """min(self, dim, keepdim) -- self: the gradient goes to the (first) index of each minimum."""
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        if self.axis is not None and a.shape[self.axis] == 0:
+            raise IndexError(f"min(): Expected reduction dim {self.axis} to have non-zero size.")
+        values = super().forward(-a) if a.dtype.kind != "b" else super().forward(~a)
+        return -values if a.dtype.kind != "b" else ~values
+
+
+class AmaxBackward0(Node):
+    """amax(self, dim, keepdim) -- self: grad shared evenly between the elements equal to the
+    maximum along dim."""
+
+    saves = (("self", 0, None),)
+
+    reduce = staticmethod(np.max)
+
+    def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
+        self.axes, self.keepdim = axes, keepdim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.asarray(self.reduce(a, axis=self.axes, keepdims=self.keepdim))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        return (spread * constant(self.shares, self.unpack("self")),)
+
+    def shares(self, a: np.ndarray) -> np.ndarray:
+        """Each element's share: 1 / (ties along the dims) where it equals the extreme, else 0."""
+        winners = a == self.reduce(a, axis=self.axes, keepdims=True)
+        return (winners / winners.sum(axis=self.axes, keepdims=True)).astype(a.dtype)
+
+
+class AminBackward0(AmaxBackward0):
+    """amin(self, dim, keepdim) -- self: grad shared evenly between the minima along dim."""
+
+    reduce = staticmethod(np.min)
+
+
+class VarBackward0(Node):
+    """var(self, dim, correction, keepdim) -- self: grad * 2 * (self - mean) / (N - correction)."""
+
+    saves = (("self", 0, None),)
+
+    def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
+        self.axes, self.correction, self.keepdim = axes, correction, keepdim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        count = math.prod(a.shape[i] for i in self.axes)
+        centered = a - a.mean(axis=self.axes, keepdims=True)
+        squares = np.add.reduce(centered * centered, axis=self.axes, keepdims=self.keepdim)
+        with np.errstate(invalid="ignore", divide="ignore"):  # N - correction <= 0: inf or nan
+            return np.asarray(squares / max(count - self.correction, 0), dtype=a.dtype)
+
+    def divisor(self, shape: tuple[int, ...]) -> float:
+        """N - correction, N the number of elements reduced."""
+        return math.prod(shape[i] for i in self.axes) - self.correction
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a = self.unpack("self")
+        shape = self.input_shapes[0]
+        centered = a - sum_keepdim(a, self.axes) / math.prod(shape[i] for i in self.axes)
+        spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (spread * centered * (2 / self.divisor(shape)),)
+
+
+class StdBackward0(VarBackward0):
+    """std(self, dim, correction, keepdim) -- self: var's gradient / (2 * result)."""
+
+    saves_result = True
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(super().forward(a))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return super().backward(grad / (2 * self.unpack("result")))
+
+
+class LinalgVectorNormBackward0(Node):
+    """linalg_vector_norm(self, ord, dim, keepdim) -- self, for ord p:
+    grad * self * |self|^(p-2) / result^(p-1) (p = 2: grad * self / result; p = 1:
+    grad * sgn(self); p = inf: shared between the largest |self|; p = 0: zero)."""
+
+    saves = (("self", 0, None),)
+
+    saves_result = True
+
+    def __init__(self, order: float, axes: tuple[int, ...], keepdim: bool) -> None:
+        self.order, self.axes, self.keepdim = order, axes, keepdim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        magnitude = np.abs(a)
+        p, axes, keep = self.order, self.axes, self.keepdim
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if p == math.inf:
+                values = np.max(magnitude, axis=axes, keepdims=keep, initial=0)
+            elif p == -math.inf:
+                values = np.min(magnitude, axis=axes, keepdims=keep)
+            elif p == 0:
+                values = np.sum(magnitude != 0, axis=axes, keepdims=keep)
+            else:
+                values = np.sum(magnitude**p, axis=axes, keepdims=keep) ** (1 / p)
+        return np.asarray(values, dtype=a.dtype)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a, shape, p = self.unpack("self"), self.input_shapes[0], self.order
+        spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        if p == 0:
+            return (spread * 0,)
+        if abs(p) == math.inf:
+            return (spread * constant(self.extreme_shares, a),)
+        norm = _expand_back(self.unpack("result"), shape, self.axes, self.keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if p == 1:
+                return (spread * constant(sign_or_zero, a),)
+            if p == 2:
+                scale = a / norm
+            else:
+                scale = a * abs_value(a) ** (p - 2) / norm ** (p - 1)
+            # where the norm is 0 its gradient is 0 (torch's choice), not 0 / 0
+            return (spread * record(WhereBackward0(), norm == 0, 0.0, scale),)
+
+    def extreme_shares(self, a: np.ndarray) -> np.ndarray:
+        """sgn(a) / ties where |a| is the largest (smallest for -inf) along the dims."""
+        magnitude = np.abs(a)
+        pick = np.max if self.order == math.inf else np.min
+        winners = magnitude == pick(magnitude, axis=self.axes, keepdims=True)
+        ties = winners.sum(axis=self.axes, keepdims=True)
+        return (np.sign(a) * winners / ties).astype(a.dtype)
+
+
+def abs_value(value: np.ndarray) -> np.ndarray:
+    """|value|, recorded on tensors."""
+    return record(AbsBackward0(), value)

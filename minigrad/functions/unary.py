@@ -1,5 +1,9 @@
-"""Elementwise functions of one tensor: exp, log, sigmoid, tanh, relu, sqrt, abs, clamp, round,
-and the copies (clone, dtype conversion)."""
+"""Elementwise functions of one tensor: exp, log, sigmoid, tanh, relu, sqrt, abs, sign, clamp,
+round, where, and the copies (clone, dtype conversion).
+
+Forward works on numpy arrays. Backward works on arrays, or on tensors during
+`backward(create_graph=True)`: see formulas.py.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,28 @@ import numpy as np
 
 from ..dtypes import float_dtype
 from ..graph import Node
+from .formulas import cast, constant, record, zeros_like
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
+
+
+class WhereBackward0(Node):
+    """where(condition, self, other) -- self: where(condition, grad, 0);
+    other: where(condition, 0, grad) (the bool condition gets no gradient)."""
+
+    saves = (("condition", 0, None),)
+
+    def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.where(condition, a, b)
+
+    def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray | None, np.ndarray | None]:
+        condition = self.unpack("condition")
+        _, need_a, need_b = self.needs_input_grad
+        return (
+            None,
+            record(WhereBackward0(), condition, grad, 0.0) if need_a else None,
+            record(WhereBackward0(), condition, 0.0, grad) if need_b else None,
+        )
 
 
 class ExpBackward0(Node):
@@ -27,8 +51,9 @@ class ExpBackward0(Node):
 class LogBackward0(Node):
     """log(self) -- self: grad / self."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         with np.errstate(**_QUIET):
             return np.log(a.astype(float_dtype(a), copy=False))
 
@@ -37,8 +62,23 @@ class LogBackward0(Node):
             return (grad / self.unpack("self"),)
 
 
+class Log1PBackward0(Node):
+    """log1p(self) = log(1 + self), accurate near 0 -- self: grad / (self + 1)."""
+
+    saves = (("self", 0, None),)
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        with np.errstate(**_QUIET):
+            return np.log1p(a.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        with np.errstate(**_QUIET):
+            return (grad / (self.unpack("self") + 1),)
+
+
 class SigmoidBackward0(Node):
-    """sigmoid(self) = 1 / (1 + exp(-self)) -- self: grad * result * (1 - result)."""
+    """sigmoid(self) = 1 / (1 + exp(-self)) -- self: sigmoid_backward(grad, result), which is
+    grad * result * (1 - result)."""
 
     saves_result = True
 
@@ -56,11 +96,29 @@ class SigmoidBackward0(Node):
         return result
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        s = self.unpack("result")
-        local = np.subtract(1, s, out=np.empty_like(s))  # s * (1 - s) * grad, in one new array
-        local *= s
-        local *= grad
-        return (local,)
+        return (record(SigmoidBackwardBackward0(), grad, self.unpack("result")),)
+
+
+class SigmoidBackwardBackward0(Node):
+    """sigmoid_backward(grad_output, output) = grad_output * output * (1 - output): the formula
+    of SigmoidBackward0 as an op of its own, as in torch, so it can be differentiated again --
+    grad_output: grad * output * (1 - output); output: grad * grad_output * (1 - 2 * output)."""
+
+    saves = (("grad_output", 0, 1), ("output", 1, None))
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
+        local = np.subtract(1, output, out=np.empty_like(output))  # in one new array
+        local *= output
+        local *= grad_output
+        return local
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        s = self.unpack("output")
+        return (
+            grad * s * (1 - s) if need_grad_output else None,
+            grad * self.unpack("grad_output") * (1 - 2 * s) if need_output else None,
+        )
 
 
 class TanhBackward0(Node):
@@ -86,7 +144,7 @@ class ReluBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         # `<= 0` rather than `> 0`: a nan passes its gradient through, as in torch
-        return (np.where(self.unpack("result") <= 0, 0, grad).astype(grad.dtype, copy=False),)
+        return (record(WhereBackward0(), self.unpack("result") <= 0, 0.0, grad),)
 
 
 class SqrtBackward0(Node):
@@ -103,42 +161,60 @@ class SqrtBackward0(Node):
             return (grad / (2 * self.unpack("result")),)
 
 
+def sign_or_zero(values: np.ndarray) -> np.ndarray:
+    """The sign of each value, 0 for 0 and for nan (torch's sgn in the backward of abs)."""
+    return np.nan_to_num(np.sign(values), nan=0.0)
+
+
 class AbsBackward0(Node):
     """abs(self) -- self: grad * sgn(self) (0 at 0 and at nan, as in torch)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.abs(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        sign = np.nan_to_num(np.sign(self.unpack("self")), nan=0.0)
-        return (grad * sign,)
+        return (grad * constant(sign_or_zero, self.unpack("self")),)
+
+
+class SignBackward0(Node):
+    """sign(self) -- self: zeros_like(grad) (flat almost everywhere)."""
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.sign(a)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (zeros_like(grad),)
 
 
 class ClampBackward1(Node):
     """clamp(self, min, max) -- self: grad where min <= self <= max, else 0."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, low: float | None, high: float | None) -> None:
-        super().__init__()
         if low is None and high is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         self.low, self.high = low, high
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         dtype = a.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
         return np.clip(a.astype(dtype, copy=False), self.low, self.high).astype(dtype, copy=False)
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        a = self.unpack("self")
-        inside = np.ones(a.shape, dtype=bool)
+    def inside(self, a: np.ndarray) -> np.ndarray:
+        """Where `a` lies within the bounds (there the gradient passes)."""
+        mask = np.ones(a.shape, dtype=bool)
         if self.low is not None:
-            inside &= a >= self.low
+            mask &= a >= self.low
         if self.high is not None:
-            inside &= a <= self.high
-        return (grad * inside,)
+            mask &= a <= self.high
+        return mask
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * constant(self.inside, self.unpack("self")),)
 
 
 class RoundBackward0(Node):
@@ -148,7 +224,7 @@ class RoundBackward0(Node):
         return np.round(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.zeros_like(grad),)
+        return (zeros_like(grad),)
 
 
 class CloneBackward0(Node):
@@ -165,7 +241,6 @@ class ToCopyBackward0(Node):
     """_to_copy(self, dtype) -- self: grad.to(self.dtype) (`.double()`, `.float()`, `.to()`)."""
 
     def __init__(self, dtype: np.dtype) -> None:
-        super().__init__()
         self.dtype = dtype
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -173,4 +248,4 @@ class ToCopyBackward0(Node):
         return a.astype(self.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.astype(self.source_dtype),)
+        return (cast(grad, self.source_dtype),)

@@ -2,18 +2,22 @@
 
 Each view op is a `ViewNode`: `view_of` maps the input's array to the output's array (a numpy
 view, no copy), and its backward writes the gradient into the part of the input the view
-looked at. `Tensor._apply_view` makes the output share memory and version counter with its
+looked at. `tensor.apply_view` makes the output share memory and version counter with its
 input. Indexing with an array (`t[[0, 2]]`) and joining (`cat`, `stack`) copy instead.
+
+A view of a view keeps the whole way from the root tensor's memory: a `ViewChain`, which the
+in-place machinery uses to find the region of the root that a view looks at.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..dtypes import result_dtype
 from ..graph import Node
+from .formulas import permute, record, zeros
 
 
 class ViewNode(Node):
@@ -23,16 +27,72 @@ class ViewNode(Node):
         raise NotImplementedError
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
-        self.view_of(full)[...] = grad
-        return (full,)
+        return (record(GradIntoView(self, self.input_shapes[0]), grad),)
+
+
+class ViewChain:
+    """The views from a root tensor's memory to a view of it, applied in order."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: Sequence[ViewNode]) -> None:
+        self.steps = tuple(steps)
+
+    def then(self, step: ViewNode) -> ViewChain:
+        """This chain followed by one more view."""
+        return ViewChain((*self.steps, step))
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        """The region of the root's `array` that the last view looks at."""
+        for step in self.steps:
+            array = step.view_of(array)
+        return array
+
+    def name(self) -> str:
+        """The name of the last view's node, for the nodes made from this chain."""
+        return self.steps[-1].name()
+
+
+class GradIntoView(Node):
+    """The backward of a view as an op of its own (for create_graph): zeros of the input's shape
+    with `grad` written into the view's region -- grad: the view's region of grad (TakeView)."""
+
+    def __init__(self, view: ViewNode | ViewChain, shape: tuple[int, ...]) -> None:
+        self.view, self.shape = view, shape
+
+    def name(self) -> str:
+        return f"{self.view.name().removesuffix('0')}Backward0"  # e.g. SliceBackwardBackward0
+
+    def forward(self, grad: np.ndarray) -> np.ndarray:
+        full = np.zeros(self.shape, dtype=grad.dtype)
+        self.view.view_of(full)[...] = grad
+        return full
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(TakeView(self.view), grad),)
+
+
+class TakeView(Node):
+    """A copy of the view's region of the input -- self: grad written into that region."""
+
+    def __init__(self, view: ViewNode | ViewChain) -> None:
+        self.view = view
+
+    def name(self) -> str:
+        return self.view.name()
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        self.shape = a.shape
+        return np.array(self.view.view_of(a))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(GradIntoView(self.view, self.shape), grad),)
 
 
 class ViewBackward0(ViewNode):
     """view(self, size) -- self: grad.reshape(self.sizes())."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
         self.shape = shape
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
@@ -49,7 +109,6 @@ class UnsafeViewBackward0(Node):
     """
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
         self.shape = shape
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -63,22 +122,28 @@ class TransposeBackward0(ViewNode):
     """transpose(self, dim0, dim1) -- self: grad.transpose(dim0, dim1)."""
 
     def __init__(self, dim0: int, dim1: int) -> None:
-        super().__init__()
         self.dim0, self.dim1 = dim0, dim1
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return np.swapaxes(array, self.dim0, self.dim1) if array.ndim else array[...]
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        if grad.ndim == 0:
+            return (grad,)
+        return (grad.swapaxes(self.dim0, self.dim1),)
 
 
 class PermuteBackward0(ViewNode):
     """permute(self, dims) -- self: grad.permute(inverse of dims)."""
 
     def __init__(self, dims: tuple[int, ...]) -> None:
-        super().__init__()
         self.dims = dims
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return np.transpose(array, self.dims)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (permute(grad, tuple(np.argsort(self.dims).tolist())),)
 
 
 class TBackward0(TransposeBackward0):
@@ -89,7 +154,6 @@ class SliceBackward0(ViewNode):
     """slice(self, dim, start, end, step) -- self: grad written into the slice of zeros."""
 
     def __init__(self, dim: int, part: slice) -> None:
-        super().__init__()
         self.dim, self.part = dim, part
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
@@ -100,7 +164,6 @@ class SelectBackward0(ViewNode):
     """select(self, dim, index) -- self: grad written into row `index` of zeros."""
 
     def __init__(self, dim: int, index: int) -> None:
-        super().__init__()
         self.dim, self.index = dim, index
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
@@ -113,11 +176,13 @@ class UnsqueezeBackward0(ViewNode):
     """unsqueeze(self, dim) -- self: grad.squeeze(dim)."""
 
     def __init__(self, dim: int) -> None:
-        super().__init__()
         self.dim = dim
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return np.expand_dims(array, self.dim)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad.squeeze(self.dim),)
 
 
 class SqueezeBackward0(ViewNode):
@@ -134,7 +199,6 @@ class SqueezeBackward1(ViewNode):
     """squeeze(self, dim) -- self: grad.reshape(self.sizes())."""
 
     def __init__(self, dim: int | None) -> None:
-        super().__init__()
         self.dim = dim  # None for a 0-d input
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
@@ -154,7 +218,6 @@ class ExpandBackward0(ViewNode):
     """expand(self, size) -- self: grad summed back to self.sizes() (the engine's unbroadcast)."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
-        super().__init__()
         self.shape = shape
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
@@ -170,6 +233,9 @@ class AliasBackward0(ViewNode):
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return array[...]
 
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
 
 class AsStridedBackward0(ViewNode):
     """A view after its base was changed in place: a window onto the base's new history.
@@ -177,9 +243,11 @@ class AsStridedBackward0(ViewNode):
     Its backward is every view's (ViewNode): the gradient goes into the region of a zero base.
     """
 
-    def __init__(self, view_of: Callable[[np.ndarray], np.ndarray]) -> None:
-        super().__init__()
-        self.view_of = view_of  # base array -> the view's region of it
+    def __init__(self, chain: ViewChain) -> None:
+        self.chain = chain  # from the base's memory to the view's region of it
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        return self.chain.view_of(array)
 
 
 # ---- indexing and joining: copies -------------------------------------------------------------
@@ -189,42 +257,185 @@ class IndexBackward0(Node):
     """index(self, indices) -- self: zeros with grad added at the indices (repeats add up)."""
 
     def __init__(self, key: object) -> None:
-        super().__init__()
         self.key = key
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.array(a[self.key])
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        full = np.zeros(self.input_shapes[0], dtype=grad.dtype)
+        return (record(GradIntoIndex(self.key, self.input_shapes[0]), grad),)
+
+
+class GradIntoIndex(Node):
+    """The backward of indexing as an op of its own (for create_graph): zeros with `grad` added at
+    the indices (repeats add up) -- grad: grad at the indices (IndexBackward0)."""
+
+    def __init__(self, key: object, shape: tuple[int, ...]) -> None:
+        self.key, self.shape = key, shape
+
+    def name(self) -> str:
+        return "IndexPutBackward0"  # torch records index_put_(accumulate=True) here
+
+    def forward(self, grad: np.ndarray) -> np.ndarray:
+        full = np.zeros(self.shape, dtype=grad.dtype)
         np.add.at(full, self.key, grad)  # add.at: a repeated index gets every contribution
-        return (full,)
+        return full
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(IndexBackward0(self.key), grad),)
 
 
 class CatBackward0(Node):
     """cat(tensors, dim) -- tensors: each its own slice of grad along dim."""
 
     def __init__(self, axis: int) -> None:
-        super().__init__()
         self.axis = axis
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.concatenate(arrays, axis=self.axis, dtype=result_dtype(*arrays))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
-        sizes = [shape[self.axis] for shape in self.input_shapes]
-        return tuple(np.split(grad, np.cumsum(sizes)[:-1], axis=self.axis))
+        pieces, start = [], 0
+        for shape in self.input_shapes:
+            stop = start + shape[self.axis]
+            pieces.append(grad[(slice(None),) * self.axis + (slice(start, stop),)])
+            start = stop
+        return tuple(pieces)
 
 
 class StackBackward0(Node):
     """stack(tensors, dim) -- tensors: grad.unbind(dim)."""
 
     def __init__(self, axis: int) -> None:
-        super().__init__()
         self.axis = axis
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.stack(arrays, axis=self.axis, dtype=result_dtype(*arrays))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
-        return tuple(np.moveaxis(grad, self.axis, 0))
+        before = (slice(None),) * self.axis
+        return tuple(grad[(*before, i, Ellipsis)] for i in range(len(self.input_shapes)))
+
+
+# ---- ops with several outputs, each a view of the input ------------------------------------
+
+
+class UnbindBackward0(Node):
+    """unbind(self, dim): the slices along dim, each a view -- self: stack(grads, dim), zeros
+    for a slice whose gradient did not arrive."""
+
+    def __init__(self, axis: int, count: int) -> None:
+        self.axis, self.num_outputs = axis, count
+        self.steps = tuple(SelectBackward0(axis, i) for i in range(count))
+
+    def backward(self, grads: tuple[np.ndarray | None, ...]) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        piece = shape[: self.axis] + shape[self.axis + 1 :]
+        like = next(grad for grad in grads if grad is not None)
+        filled = [grad if grad is not None else zeros(piece, like) for grad in grads]
+        return (record(StackBackward0(self.axis), *filled),)
+
+
+class SplitBackward0(Node):
+    """split(self, size, dim) and chunk: consecutive pieces along dim, each a view --
+    self: cat(grads, dim), zeros for a piece whose gradient did not arrive."""
+
+    def __init__(self, axis: int, bounds: list[tuple[int, int]]) -> None:
+        self.axis, self.num_outputs = axis, len(bounds)
+        self.steps = tuple(SliceBackward0(axis, slice(start, stop)) for start, stop in bounds)
+        self.bounds = bounds
+
+    def backward(self, grads: tuple[np.ndarray | None, ...]) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        like = next(grad for grad in grads if grad is not None)
+        filled = []
+        for grad, (start, stop) in zip(grads, self.bounds, strict=True):
+            piece = shape[: self.axis] + (stop - start,) + shape[self.axis + 1 :]
+            filled.append(grad if grad is not None else zeros(piece, like))
+        return (record(CatBackward0(self.axis), *filled),)
+
+
+# ---- gather and masked_fill: copies that pick or replace elements ----------------------------
+
+
+class GatherBackward0(Node):
+    """gather(self, dim, index) -- self: zeros with grad added at index along dim."""
+
+    def __init__(self, axis: int, index: np.ndarray) -> None:
+        self.axis, self.index = axis, index
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.take_along_axis(a, self.index, axis=self.axis)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(GradIntoGather(self.axis, self.index, self.input_shapes[0]), grad),)
+
+
+class GradIntoGather(Node):
+    """The backward of gather as an op of its own: zeros with `grad` added at the gathered places
+    (torch's scatter_add) -- grad: gather of grad."""
+
+    def __init__(self, axis: int, index: np.ndarray, shape: tuple[int, ...]) -> None:
+        self.axis, self.index, self.shape = axis, index, shape
+
+    def name(self) -> str:
+        return "ScatterAddBackward0"
+
+    def forward(self, grad: np.ndarray) -> np.ndarray:
+        full = np.zeros(self.shape, dtype=grad.dtype)
+        places = np.indices(self.index.shape, sparse=True)
+        key = tuple(self.index if d == self.axis else places[d] for d in range(self.index.ndim))
+        np.add.at(full, key, grad)
+        return full
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (record(GatherBackward0(self.axis, self.index), grad),)
+
+
+class MaskedFillBackward1(Node):
+    """masked_fill(self, mask, value: Tensor) -- self: grad where mask is false;
+    value: the sum of grad where mask is true."""
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+
+    def forward(self, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+        return np.where(self.mask, value.astype(a.dtype), a)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        mask = np.broadcast_to(self.mask, self.input_shapes[0])
+        kept = record(MaskedFillBackward0(mask, 0), grad)
+        return kept, (grad - kept).sum()
+
+
+class MaskedFillBackward0(Node):
+    """masked_fill(self, mask, value) -- self: grad where mask is false, 0 where it is true."""
+
+    def __init__(self, mask: np.ndarray, value: object) -> None:
+        self.mask, self.value = mask, value
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.where(self.mask, np.asarray(self.value, dtype=a.dtype), a)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        mask = np.broadcast_to(self.mask, self.input_shapes[0])
+        return (record(MaskedFillBackward0(mask, 0), grad),)
+
+
+# ---- in-place view ops: the tensor itself takes the new shape ---------------------------------
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    """unsqueeze_(self, dim) -- self: grad.squeeze(dim)."""
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    """squeeze_(self) -- self: grad.reshape(self.sizes())."""
+
+
+class TBackward1(TBackward0):
+    """t_(self) -- self: grad.t()."""
+
+
+class TransposeBackward1(TransposeBackward0):
+    """transpose_(self, dim0, dim1) -- self: grad.transpose(dim0, dim1)."""

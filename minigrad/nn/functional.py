@@ -25,7 +25,7 @@ from ..functions.nn import (
     NllLossBackward0,
     SoftmaxBackward0,
 )
-from ..tensor import Tensor
+from ..tensor import Tensor, apply
 
 __all__ = [
     "binary_cross_entropy",
@@ -69,7 +69,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.ndim == 2:
         if bias is None:
             return input @ weight.t()
-        return Tensor._apply(AddmmBackward0(), bias, input, weight.t())
+        return apply(AddmmBackward0(), bias, input, weight.t())
     leading = tuple(input.shape[:-1])
     flat = linear(input.reshape(-1, input.shape[-1]), weight, bias)
     return flat.view(*leading, weight.shape[0])
@@ -83,7 +83,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
             f"types: Long, Int; but got minigrad.{input.dtype.tensor_type} instead (while checking "
             "arguments for embedding)"
         )
-    return Tensor._apply(EmbeddingBackward0(input._array.astype(np.int64), padding_idx), weight)
+    return apply(EmbeddingBackward0(input._array.astype(np.int64), padding_idx), weight)
 
 
 # --------------------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def tanh(input: Tensor) -> Tensor:  # noqa: A002
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
     """max(x, 0) + negative_slope * min(x, 0) (LeakyReluBackward0)."""
-    return Tensor._apply(LeakyReluBackward0(negative_slope), input)
+    return apply(LeakyReluBackward0(negative_slope), input)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:  # noqa: A002
@@ -163,13 +163,13 @@ def _check_float(input: Tensor, dim: int | None, name: str) -> None:  # noqa: A0
 def softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """Softmax along `dim` (SoftmaxBackward0)."""
     _check_float(input, dim, "softmax")
-    return Tensor._apply(SoftmaxBackward0(_softmax_dim(input.ndim, dim, "softmax")), input)
+    return apply(SoftmaxBackward0(_softmax_dim(input.ndim, dim, "softmax")), input)
 
 
 def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """log(softmax(input)) along `dim`, computed without overflow (LogSoftmaxBackward0)."""
     _check_float(input, dim, "log_softmax")
-    return Tensor._apply(LogSoftmaxBackward0(_softmax_dim(input.ndim, dim, "log_softmax")), input)
+    return apply(LogSoftmaxBackward0(_softmax_dim(input.ndim, dim, "log_softmax")), input)
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{input.dtype.torch_kind}'")
     if target.dtype != input.dtype and not target.is_floating_point():
         target = target.to(input.dtype)  # torch computes in the promoted (input's float) dtype
-    return Tensor._apply(MseLossBackward0(reduction), input, target)
+    return apply(MseLossBackward0(reduction), input, target)
 
 
 def nll_loss(
@@ -216,7 +216,7 @@ def nll_loss(
         )
     weights = None if weight is None else weight._array.astype(input._array.dtype)
     node = NllLossBackward0(target._array, weights, ignore_index, reduction)
-    return Tensor._apply(node, input)
+    return apply(node, input)
 
 
 def cross_entropy(
@@ -249,7 +249,7 @@ def binary_cross_entropy(
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     node = BinaryCrossEntropyBackward0(None if weight is None else weight._array, reduction)
-    return Tensor._apply(node, input, target)
+    return apply(node, input, target)
 
 
 def binary_cross_entropy_with_logits(
@@ -270,4 +270,4 @@ def binary_cross_entropy_with_logits(
         None if pos_weight is None else pos_weight._array,
         reduction,
     )
-    return Tensor._apply(node, input, target)
+    return apply(node, input, target)

@@ -18,9 +18,11 @@ import numpy as np
 from .. import dtypes
 from ..creation import zeros
 from ..grad_mode import no_grad
+from ..graph import RemovableHandle, add_hook
 from ..tensor import Tensor
 from . import functional as F
 from . import init
+from .hooks import call_with_hooks
 
 __all__ = [
     "BCELoss",
@@ -84,6 +86,14 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         )
 
 
+_HOOK_REGISTRIES = (
+    "_forward_pre_hooks",
+    "_forward_hooks",
+    "_backward_pre_hooks",
+    "_backward_hooks",
+)
+
+
 class Module:
     """Base class of every layer and model: holds parameters and submodules, calls `forward`."""
 
@@ -95,6 +105,8 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        for registry in _HOOK_REGISTRIES:
+            object.__setattr__(self, registry, OrderedDict())
 
     # ---- registration ------------------------------------------------------------------------
 
@@ -367,7 +379,34 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        if not (
+            self._forward_pre_hooks
+            or self._forward_hooks
+            or self._backward_hooks
+            or self._backward_pre_hooks
+        ):
+            return self.forward(*args, **kwargs)
+        return call_with_hooks(self, self.forward, args, kwargs)
+
+    # ---- hooks (see nn/hooks.py) --------------------------------------------------------------
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(module, args)` before forward; what it returns (if not None) replaces args."""
+        return add_hook(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(module, args, output)` after forward; what it returns replaces the output."""
+        return add_hook(self._forward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(module, grad_output)` once the outputs' gradients are known; a tuple it
+        returns replaces them."""
+        return add_hook(self._backward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)` once the inputs' gradients are known; a
+        tuple it returns replaces grad_input."""
+        return add_hook(self._backward_hooks, hook)
 
     # ---- printing ----------------------------------------------------------------------------
 

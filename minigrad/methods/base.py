@@ -1,0 +1,224 @@
+"""TensorBase: what every group of tensor methods shares.
+
+A tensor's methods take numbers, numpy arrays and other tensors as their arguments; here those
+are turned into tensors the ops can run on, with torch's rules for their dtypes and errors.
+Lower modules test `isinstance(x, TensorBase)` where they need to know a tensor when they see
+one (tensor.py, which defines `Tensor`, sits above them).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import dtypes
+from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
+from ..graph import Node
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+__all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase"]
+
+NUMPY_OF_GRAD_MESSAGE = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+
+
+_NUMBERS: dict[tuple[type, object, np.dtype], Any] = {}  # see TensorBase._number
+
+
+class TensorBase:
+    """The root of Tensor's method groups (methods/*.py); see tensor.py for the Tensor itself."""
+
+    # numpy must hand `array * tensor` back to us instead of converting the tensor
+    __array_ufunc__ = None
+    _array: np.ndarray
+
+    # provided by Tensor (tensor.py): the one place an op joins the graph
+    _apply: Any
+    _apply_view: Any
+    _apply_inplace: Any
+    _from_array: Any
+
+    def _wrap(self, value: object) -> Tensor | None:
+        """Turn a number (or numpy array) used with this tensor into a tensor without grad.
+
+        A Python number takes this tensor's dtype where it can (float32 stays float32; see
+        dtypes.scalar_dtype). A numpy array is converted as torch converts it: refused beside a
+        tensor that requires grad (torch calls numpy() on the tensor, which refuses). Anything
+        else (a list, a string) gives None: the operator then returns NotImplemented and Python
+        raises its TypeError, as with torch.
+        """
+        if isinstance(value, TensorBase):
+            return value
+        if type(value) is float and self._array.dtype.kind == "f":  # the common case
+            return self._number(value, self._array.dtype)
+        if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
+            if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+                return None
+            return self._number(value, dtypes.scalar_dtype(value, self._array.dtype))
+        if isinstance(value, np.ndarray):
+            if self.requires_grad:
+                raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
+            return self._from_array(np.array(value))
+        return None
+
+    def _number(self, value: object, dtype: np.dtype) -> Tensor:
+        """A Python number as a 0-d tensor of `dtype`, marked so a node keeps it as a bare array.
+
+        Made once per value and dtype (a loop multiplies by the same 0.9 again and again), on
+        read-only memory, so no op can change it for the next user.
+        """
+        key = (type(value), value, dtype)
+        wrapped = _NUMBERS.get(key)
+        if wrapped is None:
+            if len(_NUMBERS) >= 512:  # (new numbers keep coming, such as a learning-rate decay)
+                _NUMBERS.clear()
+            array = (
+                np.array(value, dtype=dtype)
+                if dtype.kind == "f"
+                else np.asarray(value).astype(dtype)
+            )
+            array.flags.writeable = False
+            wrapped = _NUMBERS[key] = self._from_array(array)
+            wrapped._wrapped_number, wrapped._inference = True, False
+        return wrapped
+
+    def _operand(
+        self, value: object, method: str, position: int = 1, name: str = "other"
+    ) -> Tensor:
+        """`value` as a tensor for a named method (`t.add(x)`), with torch's TypeError."""
+        if isinstance(value, TensorBase):
+            return value
+        wrapped = self._wrap(value)
+        if wrapped is None:
+            raise TypeError(
+                f"{method}(): argument '{name}' (position {position}) must be Tensor, not "
+                f"{type(value).__name__}"
+            )
+        return wrapped
+
+    def _binary(self, node: Node, other: Tensor) -> Tensor:
+        """An elementwise op of two tensors, after torch's broadcasting check."""
+        shape, other_shape = self._array.shape, other._array.shape
+        if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
+            broadcast_shapes(shape, other_shape)
+        return self._apply(node, self, other)
+
+    @property
+    def requires_grad(self) -> bool:  # defined by Tensor; here for the type checker
+        raise NotImplementedError
+
+    # ---- shape and dtype ---------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension."""
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the size of dimension `dim`."""
+        if dim is None:
+            return self.shape
+        if self.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return self._array.shape[wrap_dim(dim, self.ndim)]
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        """The element type (float32 unless asked otherwise)."""
+        return dtypes.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._array.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return int(self._array.size)
+
+    def is_floating_point(self) -> bool:
+        """True for float dtypes."""
+        return self._array.dtype.kind == "f"
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._array.shape[0]))
+
+    # ---- Python's conversions (bool(t), float(t), f"{t:.3f}", len(t), iteration) ----------
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)  # lets f"{loss:.3f}" work, as in torch
+        return format(repr(self), spec)
+
+    def __bool__(self) -> bool:
+        if self._array.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.reshape(()))
+
+    def __float__(self) -> float:
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return float(self.item())
+
+    def __int__(self) -> int:
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._array.dtype.kind not in "iu" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    # ---- new tensors like this one (its dtype unless told otherwise) -------------------------
+
+    def _new(self, fill: Any, size: tuple, dtype: Any, requires_grad: bool, method: str) -> Tensor:
+        sizes = check_sizes(shape_args(size, method), method)
+        numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, method)
+        tensor = self._from_array(np.full(sizes, fill, dtype=numpy_dtype))
+        return tensor.requires_grad_(True) if requires_grad else tensor
+
+    def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """Zeros of `size`, with this tensor's dtype."""
+        return self._new(0, size, dtype, requires_grad, "new_zeros")
+
+    def new_ones(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """Ones of `size`, with this tensor's dtype."""
+        return self._new(1, size, dtype, requires_grad, "new_ones")
+
+    def new_empty(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """A tensor of `size` with this tensor's dtype, values not set (zeros here)."""
+        return self._new(0, size, dtype, requires_grad, "new_empty")
+
+    def new_full(
+        self, size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = False
+    ) -> Tensor:
+        """`fill_value` everywhere, of `size`, with this tensor's dtype."""
+        return self._new(fill_value, (size,), dtype, requires_grad, "new_full")
+
+    def new_tensor(self, data: object, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+        """A new tensor holding a copy of `data`, with this tensor's dtype."""
+        if isinstance(data, TensorBase):
+            data = data._array
+        numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
+        tensor = self._from_array(np.array(data, dtype=numpy_dtype))
+        return tensor.requires_grad_(True) if requires_grad else tensor

@@ -1,0 +1,158 @@
+"""Indexing: `t[key]` (views for ints, slices, None and `...`; copies for index arrays and bool
+masks), `t[key] = value`, gather and masked_fill."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._convert import (
+    check_mask_shapes,
+    expand_basic_index,
+    index_message,
+    is_basic_index,
+)
+from .._shapes import wrap_dim
+from ..functions import views
+from ..functions.inplace import IndexPutBackward0
+from .base import TensorBase
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+__all__ = ["IndexingMethods"]
+
+
+class IndexingMethods(TensorBase):
+    """`t[key]`, `t[key] = value`, gather, masked_fill."""
+
+    def __getitem__(self, key: object) -> Tensor:
+        """`t[key]`: views for ints/slices/None/..., one node per indexed dimension, like torch;
+        a copy (IndexBackward0) for integer or bool array indices."""
+        key = self._plain_key(key)
+        if not is_basic_index(key):
+            check_mask_shapes(key, self._array.shape)
+            try:
+                self._array[key]
+            except IndexError as error:
+                raise IndexError(index_message(str(error), self._array.shape)) from None
+            return self._apply(views.IndexBackward0(key), self)
+        if self.ndim == 0 and isinstance(key, (int, np.integer)):
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
+        parts = expand_basic_index(key, self.ndim)
+        if not isinstance(key, slice) and all(part == slice(None) for part in parts):
+            return self._apply_view(views.AliasBackward0())  # t[...], t[:, :]; but t[:] slices
+        return self._basic_index(parts)
+
+    def _basic_index(self, parts: list[object]) -> Tensor:
+        """One view per indexed dimension, as torch records them: SliceBackward0 for a slice,
+        SelectBackward0 for an int, UnsqueezeBackward0 for None."""
+        steps = [p for p in parts if p != slice(None)] or [slice(None)]
+        result, dim, step_index, source_dim = self, 0, 0, 0
+        for part in parts:
+            if part is not None:
+                source_dim += 1
+            if part is None:
+                result = result._apply_view(views.UnsqueezeBackward0(dim))
+                dim += 1
+            elif isinstance(part, slice):
+                if part.step == 0:
+                    raise ValueError("slice step cannot be zero")
+                if part.step is not None and part.step < 0:
+                    raise ValueError("step must be greater than zero")
+                if part != slice(None) or (steps == [slice(None)] and step_index == 0):
+                    result = result._apply_view(views.SliceBackward0(dim, part))
+                    step_index += 1
+                dim += 1
+            elif part is not Ellipsis:
+                size = result._array.shape[dim]
+                if not -size <= part < size:
+                    raise IndexError(
+                        f"index {part} is out of bounds for dimension {source_dim - 1} with size "
+                        f"{size}"
+                    )
+                result = result._apply_view(views.SelectBackward0(dim, int(part) % size))
+        return result
+
+    def __setitem__(self, key: object, value: object) -> None:
+        if isinstance(value, (list, tuple)):
+            raise TypeError(
+                f"can't assign a {type(value).__name__} to a minigrad.{self.dtype.tensor_type}"
+            )
+        value = self._operand(value, "__setitem__")
+        plain_key = self._plain_key(key)
+        if is_basic_index(plain_key):
+            self[key].copy_(value)  # a view of the region, then an in-place copy into it
+            return
+        self._apply_inplace(IndexPutBackward0(plain_key), value)
+
+    def _plain_key(self, key: object) -> object:
+        """An index with its tensors replaced by their arrays (torch's rule on their dtypes)."""
+        if isinstance(key, tuple):
+            return tuple(_plain_key_part(part) for part in key)
+        if isinstance(key, list):
+            return _plain_key_part(np.asarray(key))
+        return _plain_key_part(key)
+
+    def gather(self, dim: int, index: Tensor) -> Tensor:
+        """Values picked along `dim` at `index` (an int64 tensor with as many dims as self)."""
+        axis = wrap_dim(dim, self.ndim)
+        if not isinstance(index, TensorBase) or index._array.dtype.kind not in "iu":
+            raise RuntimeError("gather(): Expected dtype int64 for index")
+        if index.ndim != self.ndim and self.ndim:
+            raise RuntimeError(
+                "Index tensor must have the same number of dimensions as input tensor"
+            )
+        size = self._array.shape[axis] if self.ndim else 1
+        positions = index._array
+        if positions.size and (positions.min() < -size or positions.max() >= size):
+            raise RuntimeError(
+                f"index {int(positions.max() if positions.max() >= size else positions.min())} is "
+                f"out of bounds for dimension {axis} with size {size}"
+            )
+        positions = positions.astype(np.int64) % max(size, 1)
+        return self._apply(views.GatherBackward0(axis, positions), self)
+
+    def masked_fill(self, mask: Tensor, value: float | Tensor) -> Tensor:
+        """`value` where `mask` is true, self elsewhere (mask: bool, broadcastable to self)."""
+        number = self._masked_fill_value(mask, value)
+        if isinstance(value, TensorBase):
+            return self._apply(views.MaskedFillBackward1(mask._array), self, value)
+        return self._apply(views.MaskedFillBackward0(mask._array, number), self)
+
+    def _masked_fill_value(self, mask: Tensor, value: float | Tensor) -> float:
+        """The fill value as a number, after torch's checks of masked_fill's arguments."""
+        if not isinstance(mask, TensorBase) or mask._array.dtype != np.bool_:
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype "
+                f"{getattr(getattr(mask, 'dtype', None), 'name_in_errors', type(mask).__name__)}"
+            )
+        if isinstance(value, TensorBase):
+            if value.ndim:
+                raise RuntimeError(
+                    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                    f"with {value.ndim} dimension(s)."
+                )
+            value = value.item()
+        np.broadcast_shapes(mask._array.shape, self._array.shape)
+        return value
+
+
+def _plain_key_part(part: object) -> object:
+    if isinstance(part, float):
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            "valid indices (got float)"
+        )
+    if isinstance(part, str):
+        raise TypeError("new(): invalid data type 'str'")
+    array = part._array if isinstance(part, TensorBase) else part
+    if isinstance(array, np.ndarray) and array.dtype.kind not in "iub":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if isinstance(part, TensorBase) and array.ndim == 0 and array.dtype.kind in "iu":
+        return int(array)
+    return array
