@@ -6,6 +6,7 @@
     viz.cut(lambda: out.detach_(), out, names=...)  # before / after one call
     viz.cut_stepper("detach")                       # a program step by step (a widget in Lab)
     viz.set_theme("projector")                      # large type for a room
+    viz.set_language("zh")                          # pictures and texts in Chinese
 
 Pictures need Graphviz's `dot` program; without it, displaying one raises
 GraphvizNotFoundError (whose last line says how to install it) and `viz.summary` still works.
@@ -21,7 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .compare import Comparison, compare, cut
-from .dot_program import GraphvizFailedError, GraphvizNotFoundError
+from .dot_graph import Graph, GraphTooLargeError
+from .dot_program import GraphRenderTimeoutError, GraphvizFailedError, GraphvizNotFoundError
 from .layout import BESIDE_UP_TO
 from .model import (
     Edge,
@@ -30,20 +32,19 @@ from .model import (
     SavedNode,
     StorageGroup,
     TensorNode,
-    snapshot,
 )
-from .render import (
-    COLLAPSE_ABOVE,
-    Graph,
-    GraphRenderTimeoutError,
-    GraphTooLargeError,
-)
+from .options import COLLAPSE_ABOVE, draw_options
+from .render import draw_snapshot
 from .stepper import Frame, Stepper, cut_stepper, stepper
+from .text import summary_text
 from .themes import THEMES, Theme, current_theme, set_theme
+from .walk import snapshot
+from .words import LANGUAGES, current_language, set_language
 
 __all__ = [
     "BESIDE_UP_TO",
     "COLLAPSE_ABOVE",
+    "LANGUAGES",
     "THEMES",
     "Comparison",
     "Edge",
@@ -61,10 +62,12 @@ __all__ = [
     "TensorNode",
     "Theme",
     "compare",
+    "current_language",
     "current_theme",
     "cut",
     "cut_stepper",
     "draw",
+    "set_language",
     "set_theme",
     "snapshot",
     "stepper",
@@ -72,49 +75,37 @@ __all__ = [
 ]
 
 
-def draw(
-    *roots: Any,
-    names: Mapping[str, Any] | None = None,
-    show_saved: bool = True,
-    show_versions: bool = True,
-    show_storage: bool = True,
-    max_nodes: int = 300,
-    legend: bool | None = None,
-    collapse_above: int | None = COLLAPSE_ABOVE,
-    saved_layout: str = "auto",
-    theme: str | Theme | None = None,
-) -> Graph:
+def draw(*roots: Any, names: Mapping[str, Any] | None = None, **options: Any) -> Graph:
     """Draw the graph behind `roots` (and the tensors in `names`) as a graphviz.Digraph.
 
     `names` maps a name to a tensor (`names=dict(a=a, out=out)`); other tensors are called
-    t0, t1, ... in creation order. Raises GraphTooLargeError above `max_nodes` nodes.
+    t0, t1, ... in creation order. A GraphSnapshot (from `viz.snapshot`) can be drawn instead
+    of tensors: `viz.draw(snap)`.
 
-    `saved_layout`: "beside" draws each saved value as its own node next to its function (in
-    the memory box of the tensor it was saved from); "inside" lists them in rows of the
-    function's node, which Graphviz lays out two to four times faster; "auto" is "beside" up to
-    BESIDE_UP_TO saved values and "inside" above.
-
-    `theme`: "default" or "projector" (None: the one chosen with `set_theme`). `legend`: True
-    or False; None shows it on the first projector picture only.
-
-    A tensor used by more than `collapse_above` functions (a weight reused at every step of
-    an unrolled RNN) is drawn so that Graphviz stays fast: its unchanged saved copies become
-    one "saved by N functions" node, and its edges to those functions leave along one trunk
-    line. Saved values that changed since they were saved, or were freed, stay one node each.
-    `collapse_above=None` draws every saved value and edge on its own (slow for such graphs).
+    Options, by keyword (options.DrawOptions says each in full): `show_saved`,
+    `show_versions`, `show_storage` (True); `max_nodes` (300: GraphTooLargeError above it);
+    `legend` (None: on the first projector picture only); `collapse_above` (COLLAPSE_ABOVE:
+    a tensor used by more functions is drawn in a form Graphviz lays out fast; None: never);
+    `saved_layout` ("auto", "beside" or "inside": saved values as nodes of their own beside
+    their function, or as rows inside it; "auto" is "beside" up to BESIDE_UP_TO of them);
+    `theme` ("default" or "projector"; None: the one chosen with `set_theme`).
     """
-    return snapshot(*roots, names=names).draw(
-        show_saved=show_saved,
-        show_versions=show_versions,
-        show_storage=show_storage,
-        max_nodes=max_nodes,
-        legend=legend,
-        collapse_above=collapse_above,
-        saved_layout=saved_layout,
-        theme=theme,
-    )
+    chosen = draw_options(options, "draw")
+    return draw_snapshot(_snapshot_of(roots, names), chosen)
 
 
-def summary(*roots: Any, names: Mapping[str, Any] | None = None) -> str:
-    """The graph as text, one line per tensor and per function, in a stable order."""
-    return snapshot(*roots, names=names).summary()
+def summary(*roots: Any, names: Mapping[str, Any] | None = None, counters: bool = True) -> str:
+    """The graph as text, one line per tensor and per function, in a stable order.
+
+    Like `draw`, it takes tensors or one GraphSnapshot. `counters=False` leaves out which
+    version counter each tensor uses (torch does not say), so that minigrad's and torch's
+    summaries of one program can be compared line for line.
+    """
+    return summary_text(_snapshot_of(roots, names), counters=counters)
+
+
+def _snapshot_of(roots: tuple[Any, ...], names: Mapping[str, Any] | None) -> GraphSnapshot:
+    """The snapshot to draw or summarise: the one given, or one taken of the tensors given."""
+    if len(roots) == 1 and isinstance(roots[0], GraphSnapshot) and names is None:
+        return roots[0]
+    return snapshot(*roots, names=names)

@@ -1,28 +1,32 @@
-"""What a call changed: facts about tensors, functions, saved values and edges, then the text.
+"""What a call changed: facts about tensors, functions, saved values and edges, as data.
 
-`changes(before, after)` compares an aligned `after` (see compare.align) with `before`. Each
-kind of node has its own small function that returns facts as frozen dataclasses; the
-sentences of `Comparison.summary()` and the red notes of the picture are both made from those
-facts at the end, so no text is ever read back.
+`find_facts(before, after)` compares an aligned `after` (see matching.align) with `before`.
+Each kind of node has its own small function that returns facts as frozen dataclasses. They
+hold keys, names, labels and numbers, never a sentence: the sentences of `Comparison.summary()`
+and the red notes of the picture (`Marks`) are both made from these facts by change_text.py,
+so no text is ever read back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import Edge, GraphSnapshot, SavedNode
-from .render import Marks
-from .text import sharing_note
 
 __all__ = [
     "Changes",
     "EdgeFacts",
+    "Fact",
+    "Marks",
     "NewFunction",
     "NewTensor",
     "SavedChange",
     "TensorChange",
-    "changes",
+    "Unseen",
+    "carry_unseen",
     "edge_name",
+    "find_facts",
+    "still_unseen",
 ]
 
 
@@ -38,7 +42,6 @@ class NewTensor:
     is_leaf: bool
     requires_grad: bool
     grad_fn: str | None  # label of its grad_fn
-    sharing: str  # text.sharing_note: " (shares memory + version counter with out)" or ""
 
 
 # what a TensorChange says happened
@@ -79,7 +82,9 @@ class SavedChange:
     """One change of a value a function saved for backward."""
 
     key: str
-    name: str  # "SigmoidBackward0 saved result=out"
+    function: str  # label of the function that saved it: "SigmoidBackward0"
+    slot: str  # "result"
+    owner: str | None  # name of the tensor it was saved from, when that tensor is drawn
     kind: str  # STALE, UNSEEN or FREED
     saved_version: int | None = None
     current_version: int | None = None
@@ -98,10 +103,28 @@ class EdgeFacts:
 
 Fact = NewTensor | TensorChange | NewFunction | SavedChange
 
+# Saved values whose memory was changed through another version counter (UNSEEN), remembered
+# across the steps of a stepper: (the saving function's uid, slot) -> the tensors it changed
+# through. One snapshot cannot tell that a value is silently corrupted (its versions still
+# agree), so the stepper carries what an earlier step found.
+Unseen = dict[tuple[int, str], tuple[str, ...]]
+
+
+@dataclass
+class Marks:
+    """What the 'after' half of a before/after picture highlights (keys are snapshot keys)."""
+
+    notes: dict[str, list[str]] = field(default_factory=dict)  # extra red lines per node
+    changed: set[str] = field(default_factory=set)  # nodes drawn with a red border
+    new: set[str] = field(default_factory=set)  # nodes that did not exist before
+
 
 @dataclass(frozen=True)
 class Changes:
-    """The differences between two aligned snapshots, as data and as sentences."""
+    """The differences between two aligned snapshots, as data and as sentences.
+
+    compare.changes() makes it: the facts from here, the lines and marks from change_text.py.
+    """
 
     removed_edges: tuple[Edge, ...]
     gone: tuple[str, ...]  # keys of before-nodes with no counterpart after
@@ -122,11 +145,8 @@ def tensor_facts(before: GraphSnapshot, after: GraphSnapshot) -> list[NewTensor 
         old = old_tensors.get(tensor.key)
         if old is None:
             grad_fn = after.by_key(tensor.grad_fn).label if tensor.grad_fn else None
-            sharing = sharing_note(after, tensor)
             facts.append(
-                NewTensor(
-                    tensor.key, tensor.name, tensor.is_leaf, tensor.requires_grad, grad_fn, sharing
-                )
+                NewTensor(tensor.key, tensor.name, tensor.is_leaf, tensor.requires_grad, grad_fn)
             )
             continue
         key, name = tensor.key, tensor.name
@@ -151,10 +171,25 @@ def function_facts(before: GraphSnapshot, after: GraphSnapshot) -> list[NewFunct
     return [NewFunction(f.key, f.label) for f in after.functions if f.key not in known]
 
 
-def saved_name(snap: GraphSnapshot, value: SavedNode) -> str:
-    """'SigmoidBackward0 saved result=out' (without '=out' when the owner is not drawn)."""
-    owner = f"={snap.by_key(value.tensor).name}" if value.tensor is not None else ""
-    return f"{snap.by_key(value.function).label} saved {value.slot}{owner}"
+def saved_change(
+    snap: GraphSnapshot,
+    value: SavedNode,
+    kind: str,
+    versions: bool = True,
+    movers: tuple[str, ...] = (),
+) -> SavedChange:
+    """A SavedChange of `kind` for `value`, named as `snap` names its function and owner."""
+    owner = snap.by_key(value.tensor).name if value.tensor is not None else None
+    return SavedChange(
+        value.key,
+        snap.by_key(value.function).label,
+        value.slot,
+        owner,
+        kind,
+        value.saved_version if versions else None,
+        value.current_version if versions else None,
+        movers,
+    )
 
 
 def saved_facts(before: GraphSnapshot, after: GraphSnapshot) -> list[SavedChange]:
@@ -164,9 +199,8 @@ def saved_facts(before: GraphSnapshot, after: GraphSnapshot) -> list[SavedChange
     facts = []
     for value in after.saved:
         old = old_saved.get(value.key)
-        versions = {"saved_version": value.saved_version, "current_version": value.current_version}
         if value.stale and (old is None or not old.stale):
-            facts.append(SavedChange(value.key, saved_name(after, value), STALE, **versions))
+            facts.append(saved_change(after, value, STALE))
         elif not value.stale and value.storage is not None:
             # the memory changed through an alias with its own counter (.data): no check sees it
             movers = tuple(
@@ -178,10 +212,9 @@ def saved_facts(before: GraphSnapshot, after: GraphSnapshot) -> list[SavedChange
                 and old_tensors[t.key].version != t.version
             )
             if movers:
-                name = saved_name(after, value)
-                facts.append(SavedChange(value.key, name, UNSEEN, movers=movers, **versions))
+                facts.append(saved_change(after, value, UNSEEN, movers=movers))
         if old is not None and value.freed and not old.freed:
-            facts.append(SavedChange(value.key, saved_name(before, old), FREED))
+            facts.append(saved_change(before, old, FREED, versions=False))
     return facts
 
 
@@ -196,7 +229,7 @@ def edge_name(snap: GraphSnapshot, key: str) -> str:
 def edge_facts(before: GraphSnapshot, after: GraphSnapshot) -> EdgeFacts:
     """Edges the call removed; which of them it cut; the nodes no longer in the graph."""
     after_edges = {(e.src, e.dst, e.kind, e.slot) for e in after.edges}
-    after_keys = set(after._index()) | {e.src for e in after.edges if e.kind == "none"}
+    after_keys = after.keys() | {e.src for e in after.edges if e.kind == "none"}
     removed: list[Edge] = []
     cut: list[tuple[str, str]] = []
     gone: list[str] = []
@@ -221,108 +254,38 @@ def edge_facts(before: GraphSnapshot, after: GraphSnapshot) -> EdgeFacts:
     return EdgeFacts(tuple(removed), tuple(cut), tuple(gone), unreachable)
 
 
-# ---- saying them -----------------------------------------------------------------------------
-
-
-def tensor_change_text(fact: TensorChange) -> str:
-    """The sentence for one tensor change: 'became a leaf (grad_fn was MulBackward0)'."""
-    if fact.kind == BECAME_LEAF:
-        return f"became a leaf (grad_fn was {fact.old})"
-    if fact.kind == VERSION:
-        return f"version v{fact.old} -> v{fact.new}"
-    return tensor_change_note(fact)
-
-
-def tensor_change_note(fact: TensorChange) -> str:
-    """The short red note the picture writes into the tensor's node."""
-    if fact.kind == BECAME_LEAF:
-        return "became a leaf"
-    if fact.kind == NEW_GRAD_FN:
-        return f"grad_fn is now {fact.new}"
-    if fact.kind == STOPPED_REQUIRING_GRAD:
-        return "no longer requires grad"
-    if fact.kind == STARTED_REQUIRING_GRAD:
-        return "now requires grad"
-    return f"was v{fact.old}"  # VERSION
-
-
-def new_tensor_text(fact: NewTensor) -> str:
-    if fact.is_leaf:
-        kind = "leaf, requires_grad" if fact.requires_grad else "leaf, no grad"
-    else:
-        kind = f"non-leaf, grad_fn={fact.grad_fn}"
-    return f"{fact.name}: new tensor, {kind}{fact.sharing}"
-
-
-def saved_change_text(fact: SavedChange) -> str:
-    if fact.kind == STALE:
-        return (
-            f"{fact.name}: saved v{fact.saved_version}, now v{fact.current_version} -> "
-            "backward will raise"
-        )
-    if fact.kind == UNSEEN:
-        return (
-            f"{fact.name}: memory changed through {', '.join(fact.movers)} (another version "
-            f"counter), still v{fact.current_version}: backward will silently use the new values"
-        )
-    return f"{fact.name}: freed"
-
-
-def fact_lines(facts: list[Fact], edges: EdgeFacts) -> list[str]:
-    """One line per new tensor, changed tensor (its changes joined by ';'), node and value."""
-    lines: list[str] = []
-    last_tensor = None  # the changes of one tensor come one after another: one line for them
-    for fact in facts:
-        if isinstance(fact, TensorChange) and fact.key == last_tensor:
-            lines[-1] += f"; {tensor_change_text(fact)}"
-            continue
-        last_tensor = fact.key if isinstance(fact, TensorChange) else None
-        if isinstance(fact, TensorChange):
-            lines.append(f"{fact.name}: {tensor_change_text(fact)}")
-        elif isinstance(fact, NewTensor):
-            lines.append(new_tensor_text(fact))
-        elif isinstance(fact, NewFunction):
-            lines.append(f"{fact.label}: new node")
-        else:
-            lines.append(saved_change_text(fact))
-    lines += [f"edge removed: {src} -> {dst}" for src, dst in edges.cut]
-    if edges.unreachable:
-        lines.append(f"no longer reachable: {', '.join(edges.unreachable)}")
-    return lines
-
-
-def fact_marks(facts: list[Fact]) -> Marks:
-    """What the 'after' picture highlights: red notes and borders, thick borders for new."""
-    marks = Marks()
-
-    def note(key: str, text: str) -> None:
-        marks.notes.setdefault(key, []).append(text)
-        marks.changed.add(key)
-
-    for fact in facts:
-        if isinstance(fact, NewTensor | NewFunction):
-            marks.new.add(fact.key)
-        elif isinstance(fact, TensorChange):
-            note(fact.key, tensor_change_note(fact))
-        elif fact.kind == UNSEEN:
-            note(fact.key, f"memory changed via {', '.join(fact.movers)}")
-            note(fact.key, "backward will NOT notice")
-    return marks
-
-
-def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
-    """Compare an aligned `after` with `before` (see `compare.align`)."""
+def find_facts(before: GraphSnapshot, after: GraphSnapshot) -> tuple[list[Fact], EdgeFacts]:
+    """Everything that changed from `before` to an aligned `after`: tensors, then functions,
+    then saved values; and the edges."""
     facts: list[Fact] = [
         *tensor_facts(before, after),
         *function_facts(before, after),
         *saved_facts(before, after),
     ]
-    edges = edge_facts(before, after)
-    return Changes(
-        removed_edges=edges.removed,
-        gone=edges.gone,
-        marks=fact_marks(facts),
-        lines=tuple(fact_lines(facts, edges)),
-        facts=tuple(facts),
-        edges=edges,
-    )
+    return facts, edge_facts(before, after)
+
+
+def still_unseen(snap: GraphSnapshot, unseen: Unseen) -> dict[str, tuple[str, ...]]:
+    """saved key -> movers, for the values of `unseen` that `snap` still holds.
+
+    A value backward freed, or one now stale (backward will raise after all), is dropped.
+    """
+    found = {}
+    for value in snap.saved:
+        movers = unseen.get((snap.by_key(value.function).uid, value.slot))
+        if movers and not value.freed and not value.stale:
+            found[value.key] = movers
+    return found
+
+
+def carry_unseen(after: GraphSnapshot, facts: tuple[Fact, ...], unseen: Unseen) -> Unseen:
+    """`unseen` as it stands after a step: what `after` still holds, and what `facts` found."""
+    carried = {}
+    for key, movers in still_unseen(after, unseen).items():
+        value = after.by_key(key)
+        carried[(after.by_key(value.function).uid, value.slot)] = movers
+    for fact in facts:
+        if isinstance(fact, SavedChange) and fact.kind == UNSEEN:
+            value = after.by_key(fact.key)
+            carried[(after.by_key(value.function).uid, value.slot)] = fact.movers
+    return carried

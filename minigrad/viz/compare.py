@@ -1,293 +1,67 @@
-"""Before and after: draw two snapshots side by side (one above the other when that would be
-too wide for a notebook) and mark what changed.
+"""Before and after: snapshot, compare, draw. This module only puts the other layers together.
 
-The two snapshots are matched object by object (the same tensor, the same grad_fn node), so
-keys in the "after" half are renamed to the keys the same objects had "before". Tensors that
-are different objects but carry the same user name are matched too, which lets two runs of a
-program (with and without `no_grad`, say) be compared.
+`viz.cut(action, *roots)` snapshots the graph (walk.py), runs the action, snapshots again,
+aligns the two (matching.py), finds what changed (changes.py), says it (change_text.py) and
+draws both halves (pairs.py). `viz.compare(before, after)` does the same for two snapshots
+taken by hand (two runs of a program, with and without `no_grad`, say).
 """
 
 from __future__ import annotations
 
 import ast
-import dataclasses
 import inspect
 import textwrap
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .changes import Changes, changes, edge_name
-from .model import GraphSnapshot, snapshot
-from .render import (
-    COLLAPSE_ABOVE,
-    RED,
-    Graph,
-    Options,
-    _Builder,
-    _esc,
-    add_legend,
-    check_size,
-    make_options,
-    new_graph,
-)
-from .themes import Theme, wants_legend
+from .change_text import change_lines, change_marks, unseen_marks, with_unseen
+from .changes import Changes, Unseen, find_facts
+from .dot_graph import Graph
+from .matching import align
+from .model import GraphSnapshot
+from .options import draw_options
+from .pairs import draw_pair
+from .themes import Theme
+from .walk import snapshot
+from .words import say
 
 __all__ = ["Comparison", "align", "changes", "compare", "cut"]
 
 
-# --------------------------------------------------------------------------------------------
-# Matching the two snapshots
-# --------------------------------------------------------------------------------------------
-
-
-def align(before: GraphSnapshot, after: GraphSnapshot) -> GraphSnapshot:
-    """`after` with its keys (and automatic names) replaced by those of the same objects before."""
-    rename: dict[str, str] = {}
-    names: dict[str, str] = {}
-    before_tensors = {t.uid: t for t in before.tensors}
-    before_named = {t.name: t for t in before.tensors if t.named}
-    used = set()
-    for tensor in after.tensors:
-        match = before_tensors.get(tensor.uid)
-        if match is None and tensor.named:
-            match = before_named.get(tensor.name)
-        if match is not None and match.key not in used:
-            used.add(match.key)
-            rename[tensor.key] = match.key
-            names[tensor.key] = match.name if not tensor.named else tensor.name
-    matched = _match_functions(before, after, rename)
-    before_by_key = {f.key: f for f in before.functions}
-    labels: dict[str, str] = {}  # keep the labels of matched functions; number new ones on
-    taken = {f.label for f in before.functions}
-    for after_key, before_key in matched.items():
-        rename[after_key] = before_key
-        labels[after_key] = before_by_key[before_key].label
-    for function in after.functions:
-        if function.key in labels or function.variable is not None:
-            continue
-        label, count = function.name, 1
-        while label in taken:
-            count += 1
-            label = f"{function.name}#{count}"
-        taken.add(label)
-        labels[function.key] = label
-    # everything new gets a key that cannot collide with a "before" key
-    fresh = {"T": len(before.tensors), "F": len(before.functions)}
-    for node in (*after.tensors, *after.functions):
-        if node.key not in rename:
-            prefix = node.key[0]
-            rename[node.key] = f"{prefix}{fresh[prefix]}"
-            fresh[prefix] += 1
-
-    def key_of(key: str | None) -> str | None:
-        if key is None:
-            return None
-        if key in rename:
-            return rename[key]
-        function, _, rest = key.partition("_")  # saved and None-slot keys: F3_result, F3_none0
-        return f"{rename[function]}_{rest}"
-
-    tensors = tuple(
-        dataclasses.replace(
-            t,
-            key=key_of(t.key),
-            name=names.get(t.key, t.name),
-            grad_fn=key_of(t.grad_fn),
-        )
-        for t in after.tensors
+def changes(before: GraphSnapshot, after: GraphSnapshot) -> Changes:
+    """What changed from `before` to an aligned `after` (see matching.align)."""
+    facts, edges = find_facts(before, after)
+    return Changes(
+        removed_edges=edges.removed,
+        gone=edges.gone,
+        marks=change_marks(facts),
+        lines=tuple(change_lines(after, facts, edges)),
+        facts=tuple(facts),
+        edges=edges,
     )
-    functions = tuple(
-        dataclasses.replace(
-            f,
-            key=key_of(f.key),
-            label=labels.get(f.key, f.label),
-            inputs=tuple(key_of(k) for k in f.inputs),
-            saved=tuple(key_of(k) for k in f.saved),
-            variable=key_of(f.variable),
-        )
-        for f in after.functions
-    )
-    saved = tuple(
-        dataclasses.replace(
-            s, key=key_of(s.key), function=key_of(s.function), tensor=key_of(s.tensor)
-        )
-        for s in after.saved
-    )
-    storages = tuple(
-        dataclasses.replace(
-            g,
-            members=tuple(key_of(k) for k in g.members),
-            counters=tuple((c, tuple(key_of(k) for k in keys)) for c, keys in g.counters),
-        )
-        for g in after.storages
-    )
-    edges = tuple(dataclasses.replace(e, src=key_of(e.src), dst=key_of(e.dst)) for e in after.edges)
-    return GraphSnapshot(tensors, functions, saved, storages, edges, after.source)
-
-
-def _match_functions(
-    before: GraphSnapshot, after: GraphSnapshot, tensor_rename: Mapping[str, str]
-) -> dict[str, str]:
-    """after function key -> before function key.
-
-    First the same node objects. Then, for two runs of a program, structure: the grad_fns of
-    matched tensors, and from there the inputs slot by slot, when the names agree.
-    """
-    by_uid = {f.uid: f.key for f in before.functions}
-    matched = {f.key: by_uid[f.uid] for f in after.functions if f.uid in by_uid}
-    used = set(matched.values())
-    before_f = {f.key: f for f in before.functions}
-    after_f = {f.key: f for f in after.functions}
-    before_t = {t.key: t for t in before.tensors}
-
-    def pair(after_key: str | None, before_key: str | None) -> bool:
-        if after_key is None or before_key is None:
-            return False
-        if after_key in matched or before_key in used:
-            return False
-        if after_f[after_key].name != before_f[before_key].name:
-            return False
-        matched[after_key] = before_key
-        used.add(before_key)
-        return True
-
-    queue = deque(matched.items())
-    for tensor in after.tensors:
-        old = before_t.get(tensor_rename.get(tensor.key, ""))
-        if old is not None and pair(tensor.grad_fn, old.grad_fn):
-            queue.append((tensor.grad_fn, old.grad_fn))
-    while queue:
-        after_key, before_key = queue.popleft()
-        after_inputs, before_inputs = after_f[after_key].inputs, before_f[before_key].inputs
-        for next_after, next_before in zip(after_inputs, before_inputs, strict=False):
-            if pair(next_after, next_before):
-                queue.append((next_after, next_before))
-    return matched
-
-
-# --------------------------------------------------------------------------------------------
-# Drawing both halves
-# --------------------------------------------------------------------------------------------
-
-
-def _draw_pair(
-    before: GraphSnapshot,
-    after: GraphSnapshot,
-    label: str,
-    found: Changes,
-    options: Options,
-    max_nodes: int,
-    legend: bool | None,
-) -> Graph:
-    check_size(before.node_count + after.node_count + len(found.gone), max_nodes)
-    theme = options.theme
-    graph = new_graph(f"minigrad.viz: before / after {label}", theme)
-    graph.saved_layout = options.saved_layout
-    graph.attr(compound="true")
-    left = _Builder(graph, before, options, prefix="before_")
-    right = _Builder(graph, after, options, prefix="after_")
-    title = {"fontsize": str(theme.title_font), "style": "rounded", "color": "#bbbbbb"}
-    with graph.subgraph(name="cluster_before") as box:
-        box.attr(label="before", labeljust="c", **title)
-        left.build(box)
-    with graph.subgraph(name="cluster_after") as box:
-        box.attr(label="after" if label == "after" else f"after {label}", labeljust="c", **title)
-        right.build(box, found.marks)
-        for key in found.gone:  # drawn faintly where they used to be
-            old = before.by_key(key) if "_none" not in key else None
-            text = edge_name(before, key)
-            kind = "no longer in this graph" if old is not None and key.startswith("F") else "gone"
-            right.add_node(
-                box,
-                key,
-                label=right.html(_esc(text), _esc(kind)),
-                shape="box",
-                style="dashed,rounded",
-                color="#aaaaaa",
-                fontcolor="#888888",
-            )
-    after_keys = set(after._index())
-    for edge in found.removed_edges:
-        # the label goes on the edges the call cut, not on every edge that became unreachable
-        text = f" cut by {label} " if edge.dst in after_keys else ""
-        right.add_edge(
-            edge.src,
-            edge.dst,
-            style="dashed",
-            color=RED,
-            fontcolor=RED,
-            penwidth=theme.cut_pen,
-            label=text,
-            arrowhead="tee",
-        )
-    # side by side: the two halves and the frames around them
-    graph.estimated_width = left.width() + right.width() + 3 * FRAME
-    if graph.estimated_width > theme.fit_width:
-        _stack(graph, left, right)
-        graph.estimated_width = max(left.width(), right.width()) + 2 * FRAME
-    if wants_legend(legend, theme):
-        add_legend(graph, before_after=True, theme=theme)
-    return graph
-
-
-FRAME = 16.0  # points a cluster frame adds on each side, about
-
-
-def _stack(graph: Graph, top: _Builder, bottom: _Builder) -> None:
-    """Put the 'after' half under the 'before' half (it would be too wide beside it).
-
-    Invisible edges lead from every node of `top` that has no edge out to one hidden point,
-    and from there to every node of `bottom` that has no edge in: dot ranks them all below.
-    """
-    graph.stacked = True
-    graph.node("stack", label="", shape="point", style="invis", width="0")
-    # weight 0 above leaves the point free to sit centred over the lower half; weight 0 below
-    # as well would let dot keep the halves side by side
-    has_out = {src for src, _ in top.links}
-    for node in top.widths:
-        if node not in has_out:
-            graph.edge(node, "stack", style="invis", weight="0")
-    has_in = {dst for _, dst in bottom.links}
-    for node in bottom.widths:
-        if node not in has_in:
-            graph.edge("stack", node, style="invis")
 
 
 def compare(
-    before: GraphSnapshot,
-    after: GraphSnapshot,
-    label: str = "after",
-    show_saved: bool = True,
-    show_versions: bool = True,
-    show_storage: bool = True,
-    max_nodes: int = 300,
-    legend: bool | None = None,
-    collapse_above: int | None = COLLAPSE_ABOVE,
-    saved_layout: str = "auto",
-    theme: str | Theme | None = None,
+    before: GraphSnapshot, after: GraphSnapshot, label: str = "after", **options: Any
 ) -> Graph:
     """Draw `before` and `after` side by side, marking what changed in the 'after' half.
 
     Too wide for a notebook side by side (see themes.Theme.fit_width), 'after' goes under
-    'before'. `collapse_above`, `saved_layout`, `legend` and `theme`: see `viz.draw`.
+    'before' (or as `stack=True/False` says). The other drawing options (`show_saved`,
+    `collapse_above`, `saved_layout`, `legend`, `theme`, ...) are those of `viz.draw`: see
+    options.DrawOptions.
     """
+    chosen = draw_options(options, "compare")
     aligned = align(before, after)
-    found = changes(before, aligned)
-    options = make_options(
-        (before, aligned),
-        show_saved,
-        show_versions,
-        show_storage,
-        collapse_above,
-        saved_layout,
-        theme,
-    )
-    return _draw_pair(before, aligned, label, found, options, max_nodes, legend)
+    return draw_pair(before, aligned, label, changes(before, aligned), chosen)
 
 
 class Comparison:
-    """The result of `cut()`: shows as the before/after picture; `.summary()` says it in text."""
+    """The result of `cut()`: shows as the before/after picture; `.summary()` says it in text.
+
+    `unseen` (a stepper's memory of earlier steps, see changes.Unseen) keeps saved values that
+    an earlier step changed behind their version check marked in both halves.
+    """
 
     def __init__(
         self,
@@ -296,6 +70,7 @@ class Comparison:
         label: str,
         result: Any,
         theme: str | Theme | None = None,
+        unseen: Unseen | None = None,
     ):
         self.before = before
         self.after = align(before, after)
@@ -303,12 +78,20 @@ class Comparison:
         self.result = result  # what the action returned
         self.theme = theme  # None: the theme current when the picture is drawn
         self.changes = changes(before, self.after)
+        # what each half marks: in a stepper, values an earlier step changed unseen stay red
+        # (`unseen`, see changes.Unseen) in both halves, as stale values do
+        self.unseen = dict(unseen or {})
+        self.marks = (
+            unseen_marks(before, self.unseen),
+            with_unseen(self.changes.marks, self.after, self.unseen),
+        )
         self._graph: Graph | None = None
 
     def draw(self, **options: Any) -> Graph:
-        """The picture (same options as `viz.compare`; `theme` defaults to this one's)."""
+        """The picture (options: see options.DrawOptions; `theme` defaults to this one's)."""
         options.setdefault("theme", self.theme)
-        return compare(self.before, self.after, self.label, **options)
+        chosen = draw_options(options, "draw")
+        return draw_pair(self.before, self.after, self.label, self.changes, chosen, self.marks)
 
     @property
     def graph(self) -> Graph:
@@ -319,8 +102,8 @@ class Comparison:
 
     def summary(self) -> str:
         """What changed, one fact per line, in a stable order."""
-        lines = [f"after {self.label}:"]
-        lines += [f"  {line}" for line in self.changes.lines] or ["  nothing changed"]
+        lines = [say("after {label}:", label=self.label)]
+        lines += [f"  {line}" for line in self.changes.lines] or ["  " + say("nothing changed")]
         return "\n".join(lines)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 from .model import GraphSnapshot
@@ -75,10 +76,16 @@ def label_width(label: str, font: float, small: float) -> float:
         texts = [html.unescape(_TAG.sub("", line)) for line in lines]
         texts = [text for text in texts if text.strip()] or [""]
         head, *rest = texts
-        widest = max([len(head) * font * _BOLD_CHAR, *(len(t) * small * _CHAR for t in rest)])
+        widest = max([ems(head, _BOLD_CHAR) * font, *(ems(t, _CHAR) * small for t in rest)])
     else:
-        widest = len(label) * font * _CHAR
+        widest = ems(label, _CHAR) * font
     return widest + _NODE_MARGIN
+
+
+def ems(text: str, latin: float) -> float:
+    """How wide `text` is in units of its type size: `latin` per character, 1 for a Chinese
+    (East Asian wide) one."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else latin for c in text)
 
 
 def estimate_width(
@@ -91,9 +98,9 @@ def estimate_width(
 
     `widths` maps each node to its width, `links` are the edges that constrain ranks, and
     `nodesep` is the gap between neighbours (points). `boxes` are the storage boxes: their
-    nodes and the width of their label. A node of a box with no edges (`c = out.detach()`)
-    is drawn beside a linked one of its box, and a rank holding a box is at least as wide as
-    the box's label.
+    nodes and the width of their label, which is drawn in a rank of its own under them. A node
+    of a box with no edges (`c = out.detach()`) is drawn beside a linked one of its box, and
+    a rank holding a box is at least as wide as the box's label.
     """
     inputs: dict[str, list[str]] = {node: [] for node in widths}
     outputs: dict[str, list[str]] = {node: [] for node in widths}
@@ -119,6 +126,7 @@ def estimate_width(
         for row, sizes in inside.items():
             content = sum(sizes) + nodesep * (len(sizes) - 1)
             place(row, max(content, label) + 2 * BOX_MARGIN)
+        place(max(inside, default=0) + 1, label + 2 * BOX_MARGIN)  # the label, under them
         boxed.update(members)
     for node, width in widths.items():
         if node not in boxed:

@@ -1,9 +1,13 @@
-"""The stepper as an ipywidgets widget: a thin view over `Stepper.frames`, which hold everything.
+"""The stepper as an ipywidgets widget: a thin view over the frames, which hold everything.
 
     step [slider]  [back] [next]  [predict first]
     step 3 of 5: c.zero_()                           <- the code of the current step
     (the picture)                                    <- hidden in "predict first" until [show]
-    (the summary)
+    (the summary)                                    <- a box that scrolls
+
+One frame at a time, its picture at one fixed height (stepper_html.PICTURE_HEIGHT) and its
+text in a box that scrolls, so the widget fits a laptop screen and does not change height
+from step to step.
 
 "Predict first" is for class polls: with it on, each step shows only its code until someone
 clicks "show". The CSS classes (mg-stepper, mg-stepper-next, ...) are what the browser test
@@ -13,77 +17,98 @@ looks for.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
-import ipywidgets as widgets
+from .frames import Frame
+from .stepper_html import fitted_svg, picture_html, text_html
+from .words import say
 
-from .stepper import Stepper, inline_svg
-
-HIDDEN_TEXT = (
-    "<p><i>Predict first: what will the graph, the versions and the gradients look like after "
-    "this step? Then click <b>show</b>.</i></p>"
-)
+__all__ = ["stepper_widget"]
 
 
-def stepper_widget(stepper: Stepper) -> widgets.VBox:
-    """A VBox that shows one frame of `stepper` at a time."""
-    frames = stepper.frames
-    count = len(frames)
-    slider = widgets.IntSlider(value=1, min=1, max=count, description="step", readout=True)
-    back = widgets.Button(description="◀ back", tooltip="previous step")
-    forward = widgets.Button(description="next ▶", tooltip="next step")
-    predict = widgets.ToggleButton(value=False, description="predict first")
-    show = widgets.Button(description="show", button_style="info")
-    code = widgets.HTML()
-    picture = widgets.HTML()
-    summary = widgets.HTML()
-    for widget, name in [
-        (slider, "slider"),
-        (back, "back"),
-        (forward, "next"),
-        (predict, "predict"),
-        (show, "show"),
-        (code, "code"),
-        (picture, "picture"),
-        (summary, "summary"),
-    ]:
-        widget.add_class(f"mg-stepper-{name}")
-    # rendered once each (dot runs once per frame), then only swapped in and out
-    pictures = [inline_svg(frame.svg) for frame in frames]
-    revealed = {"now": True}
+def stepper_widget(frames: Sequence[Frame], title: str) -> Any:
+    """A VBox that shows one frame at a time (ImportError without ipywidgets)."""
+    # ipywidgets is optional (a Stepper shows as HTML without it) and slow to import, so it
+    # is imported only when a widget is asked for.
+    import ipywidgets
 
-    def update(*_: Any) -> None:
-        frame = frames[slider.value - 1]
-        heading = f"step {slider.value} of {count}: {frame.label}"
-        code.value = f"<pre>{html.escape(heading)}</pre>"
-        visible = revealed["now"] or not predict.value
-        picture.value = pictures[slider.value - 1] if visible else HIDDEN_TEXT
-        text = html.escape(frame.summary)
-        summary.value = f'<pre style="white-space:pre-wrap">{text}</pre>' if visible else ""
-        show.layout.display = "none" if visible else None
-        back.disabled = slider.value == 1
-        forward.disabled = slider.value == count
+    return StepperView(ipywidgets, frames, title).box
 
-    def moved(_: Any) -> None:
-        revealed["now"] = False  # a new step: in predict mode, hide its answer again
-        update()
 
-    def step_by(delta: int) -> None:
-        slider.value = min(count, max(1, slider.value + delta))
+class StepperView:
+    """The widgets of one stepper and the callbacks that keep them showing one frame."""
 
-    def reveal(_: Any) -> None:
-        revealed["now"] = True
-        update()
+    def __init__(self, widgets: Any, frames: Sequence[Frame], title: str) -> None:
+        self.frames = frames
+        count = len(frames)
+        self.slider = widgets.IntSlider(
+            value=1, min=1, max=count, description=say("step"), readout=True
+        )
+        self.back = widgets.Button(description=say("◀ back"), tooltip=say("previous step"))
+        self.forward = widgets.Button(description=say("next ▶"), tooltip=say("next step"))
+        self.predict = widgets.ToggleButton(value=False, description=say("predict first"))
+        self.show = widgets.Button(description=say("show"), button_style="info")
+        self.hidden = picture_html(  # what the picture's place shows in "predict first"
+            "<p><i>"
+            + say(
+                "Predict first: what will the graph, the versions and the gradients look like "
+                "after this step? Then click <b>show</b>."
+            )
+            + "</i></p>"
+        )
+        self.code = widgets.HTML()
+        self.picture = widgets.HTML()
+        self.summary = widgets.HTML()
+        for widget, name in [
+            (self.slider, "slider"),
+            (self.back, "back"),
+            (self.forward, "next"),
+            (self.predict, "predict"),
+            (self.show, "show"),
+            (self.code, "code"),
+            (self.picture, "picture"),
+            (self.summary, "summary"),
+        ]:
+            widget.add_class(f"mg-stepper-{name}")
+        # rendered once each (dot runs once per frame), then only swapped in and out
+        self.pictures = [picture_html(fitted_svg(frame.svg)) for frame in frames]
+        self.revealed = True
+        self.slider.observe(self.moved, names="value")
+        self.predict.observe(self.moved, names="value")
+        self.back.on_click(lambda _: self.step_by(-1))
+        self.forward.on_click(lambda _: self.step_by(1))
+        self.show.on_click(self.reveal)
+        self.update()
+        controls = widgets.HBox([self.slider, self.back, self.forward, self.predict, self.show])
+        box = widgets.VBox([widgets.HTML(f"<b>{html.escape(title)}</b>"), controls, self.code])
+        box.children = (*box.children, self.picture, self.summary)
+        box.add_class("mg-stepper")
+        self.box = box
 
-    slider.observe(moved, names="value")
-    predict.observe(moved, names="value")
-    back.on_click(lambda _: step_by(-1))
-    forward.on_click(lambda _: step_by(1))
-    show.on_click(reveal)
-    update()
+    def update(self, *_: Any) -> None:
+        """Show the frame the slider points at (its answer hidden in predict mode)."""
+        count = len(self.frames)
+        number = self.slider.value
+        frame = self.frames[number - 1]
+        heading = say(
+            "step {number} of {count}: {code}", number=number, count=count, code=frame.label
+        )
+        self.code.value = f'<pre style="margin:0">{html.escape(heading)}</pre>'
+        visible = self.revealed or not self.predict.value
+        self.picture.value = self.pictures[number - 1] if visible else self.hidden
+        self.summary.value = text_html(frame.summary) if visible else ""
+        self.show.layout.display = "none" if visible else None
+        self.back.disabled = number == 1
+        self.forward.disabled = number == count
 
-    controls = widgets.HBox([slider, back, forward, predict, show])
-    box = widgets.VBox([widgets.HTML(f"<b>{html.escape(stepper.title)}</b>"), controls, code])
-    box.children = (*box.children, picture, summary)
-    box.add_class("mg-stepper")
-    return box
+    def moved(self, _: Any) -> None:
+        self.revealed = False  # a new step: in predict mode, hide its answer again
+        self.update()
+
+    def step_by(self, delta: int) -> None:
+        self.slider.value = min(len(self.frames), max(1, self.slider.value + delta))
+
+    def reveal(self, _: Any) -> None:
+        self.revealed = True
+        self.update()

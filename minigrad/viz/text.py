@@ -6,10 +6,10 @@ they do not depend on Graphviz's layout or version.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import unicodedata
 
-if TYPE_CHECKING:
-    from .model import GraphSnapshot, SavedNode, TensorNode
+from .model import GraphSnapshot, SavedNode, TensorNode
+from .words import say
 
 
 def shape_text(shape: tuple[int, ...]) -> str:
@@ -22,15 +22,18 @@ def saved_text(snap: GraphSnapshot, value: SavedNode) -> str:
     owner = snap.by_key(value.tensor).name if value.tensor is not None else None
     head = f"{value.slot}={owner}" if owner else value.slot
     if value.freed:
-        return f"{head} (freed by backward)"
+        return say("{head} (freed by backward)", head=head)
     if value.saved_version is None:
-        return f"{head} (version unknown)"
+        return say("{head} (version unknown)", head=head)
+    saved, now = value.saved_version, value.current_version
     if value.stale:
-        return (
-            f"{head} (saved v{value.saved_version}, now v{value.current_version}: "
-            "changed in place, backward will raise)"
+        return say(
+            "{head} (saved v{saved}, now v{now}: changed in place, backward will raise)",
+            head=head,
+            saved=saved,
+            now=now,
         )
-    return f"{head} (saved v{value.saved_version}, now v{value.current_version})"
+    return say("{head} (saved v{saved}, now v{now})", head=head, saved=saved, now=now)
 
 
 def sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool = True) -> str:
@@ -44,34 +47,42 @@ def sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool = True)
     if not earlier:
         return ""
     if not counters or tensor.counter is None:
-        note = f"shares memory with {', '.join(o.name for o in earlier)}"
+        note = say("shares memory with {names}", names=", ".join(o.name for o in earlier))
         if counters:
-            note += "; torch does not expose version counters"
-        return f" ({note})"
+            note += say("; torch does not expose version counters")
+        return say(" ({note})", note=note)
     same = [o.name for o in earlier if o.counter == tensor.counter]
     other = [o.name for o in earlier if o.counter != tensor.counter]
     parts = []
     if same:
-        parts.append(f"shares memory + version counter with {', '.join(same)}")
+        parts.append(say("shares memory + version counter with {names}", names=", ".join(same)))
     if other:
-        parts.append(f"shares memory but not the version counter with {', '.join(other)}")
-    return f" ({'; '.join(parts)})"
+        names = ", ".join(other)
+        parts.append(say("shares memory but not the version counter with {names}", names=names))
+    return say(" ({note})", note=say("; ").join(parts))
+
+
+def padded(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns; a Chinese character takes two."""
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * (width - columns)
 
 
 def tensor_line(snap: GraphSnapshot, tensor: TensorNode, width: int, counters: bool) -> str:
     """One line per tensor: kind, flags, shape, version, storage."""
     if tensor.is_leaf:
-        kind = "leaf"
-        flag = "requires_grad" if tensor.requires_grad else "no grad"
+        kind = say("leaf")
+        flag = say("requires_grad" if tensor.requires_grad else "no grad")
     else:
-        kind = "non-leaf"
+        kind = say("non-leaf")
         grad_fn = snap.by_key(tensor.grad_fn).label if tensor.grad_fn else "?"
         flag = f"grad_fn={grad_fn}"
-    view = "  view" if tensor.is_view else ""
+    view = f"  {say('view')}" if tensor.is_view else ""
+    storage = say("storage {storage}", storage=tensor.storage)
     return (
-        f"  {tensor.name:<{width}}  {kind:<8}  {flag}  {tensor.dtype} {shape_text(tensor.shape)}"
-        f"{view}  v{tensor.version}  storage {tensor.storage}"
-        f"{sharing_note(snap, tensor, counters)}"
+        f"  {tensor.name:<{width}}  {padded(kind, 8)}  {flag}  {tensor.dtype} "
+        f"{shape_text(tensor.shape)}"
+        f"{view}  v{tensor.version}  {storage}{sharing_note(snap, tensor, counters)}"
     )
 
 
@@ -81,25 +92,25 @@ def function_line(snap: GraphSnapshot, function_key: str, width: int) -> str:
     inputs = ["None" if key is None else snap.by_key(key).label for key in function.inputs]
     line = f"  {function.label:<{width}}"
     if function.variable is not None:
-        line += f"  -> .grad of {snap.by_key(function.variable).name}"
+        line += "  " + say("-> .grad of {name}", name=snap.by_key(function.variable).name)
     if inputs:
         line += f"  <- [{', '.join(inputs)}]"
     saved = [saved_text(snap, snap.by_key(key)) for key in function.saved]
     if saved:
-        line += f"  saved: {', '.join(saved)}"
+        line += "  " + say("saved: {values}", values=", ".join(saved))
     return line.rstrip()
 
 
 def summary_text(snap: GraphSnapshot, counters: bool = True) -> str:
     """The whole text form (see GraphSnapshot.summary)."""
-    lines = ["tensors:"]
+    lines = [say("tensors:")]
     width = max((len(t.name) for t in snap.tensors), default=1)
     lines += [tensor_line(snap, tensor, width, counters) for tensor in snap.tensors]
     if not snap.tensors:
-        lines.append("  (none)")
-    lines.append("functions:")
+        lines.append("  " + say("(none)"))
+    lines.append(say("functions:"))
     fwidth = max((len(f.label) for f in snap.functions), default=1)
     lines += [function_line(snap, function.key, fwidth) for function in snap.functions]
     if not snap.functions:
-        lines.append("  (none: nothing was recorded)")
+        lines.append("  " + say("(none: nothing was recorded)"))
     return "\n".join(lines)

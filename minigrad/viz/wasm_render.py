@@ -22,6 +22,12 @@ import os
 import sys
 from typing import Any
 
+if sys.platform == "emscripten":  # Pyodide's own modules: they exist only in Pyodide
+    import js
+    import pyodide_js
+    from pyodide.code import run_js
+    from pyodide.ffi import can_run_sync, run_sync, to_js
+
 __all__ = [
     "VIZ_JS_ENV",
     "VIZ_JS_FILE",
@@ -57,8 +63,6 @@ def module_url() -> str:
     configured = os.environ.get(VIZ_JS_ENV)
     if configured:
         return configured
-    import pyodide_js  # Pyodide's JavaScript API; exists only in Pyodide
-
     base = str(pyodide_js.lockfileBaseUrl or "")
     return f"{base.rstrip('/')}/{VIZ_JS_FILE}"
 
@@ -68,8 +72,6 @@ def preload() -> None:
     global _loading, _failure
     if _loading is not None or _viz is not None:
         return
-    from pyodide.code import run_js
-
     url = module_url()
     # import() of an ES module, then the module's instance(): a promise of a ready renderer
     _loading = run_js(f"import({json.dumps(url)}).then((module) => module.instance())")
@@ -96,8 +98,6 @@ def _renderer() -> Any:
     if _failure is not None:
         raise WasmGraphvizError(f"{_failure}\n{TEXT_HINT}")
     preload()
-    from pyodide.ffi import can_run_sync, run_sync
-
     if not can_run_sync():
         raise WasmGraphvizError(
             "Graphviz for the browser is still loading, and this browser cannot wait for it "
@@ -126,9 +126,6 @@ def render(source: str, args: list[str], program: str = "dot") -> bytes:
             f"in the browser, Graphviz cannot write {output_format!r}; "
             "it writes 'svg' (what Jupyter shows), 'dot', 'json' and a few others"
         )
-    import js
-    from pyodide.ffi import to_js
-
     options = to_js(
         {"format": output_format, "engine": program}, dict_converter=js.Object.fromEntries
     )

@@ -2,8 +2,16 @@
 
 The layers, bottom first (README's "Reading minigrad" follows the same order). A module may
 import a module of a lower layer, or a module of its own package (`functions.arith` from
-`functions.views`), never one above. Imports are read with `ast`, so nothing is executed.
-Imports under `if TYPE_CHECKING:` are for type checkers only and are not counted.
+`functions.views`), never one above. Inside minigrad.viz the same holds module by module, in
+the order the data flows (VIZ_LAYERS). Every import sits at the top of its module: none inside
+a function (an optional third-party package may be the exception, named in LAZY_IMPORTS with
+its reason); an import under a module-level `if` (Pyodide's modules, which exist only in
+Pyodide) is at the top too. Imports are read with `ast`, so nothing is executed. Imports under
+`if TYPE_CHECKING:` are for type checkers only and are not counted.
+
+minigrad.viz is also kept small enough to read (issue 26): no function over MAX_VIZ_FUNCTION
+lines, no module over MAX_VIZ_MODULE lines, no private name (`_name`) imported from another
+module.
 """
 
 from __future__ import annotations
@@ -31,7 +39,29 @@ LAYERS: list[tuple[str, ...]] = [
     ("minigrad.viz",),
     ("minigrad",),  # minigrad/__init__.py: the public names, on top of everything
 ]
-MAX_FUNCTION_IMPORTS = 5
+# minigrad.viz, module by module, in the order the data flows (bottom first): a viz module may
+# import viz modules of its own layer or of the layers below it, never above.
+VIZ_LAYERS: list[tuple[str, ...]] = [
+    # no viz imports: type sizes, running `dot` (or Graphviz as wasm in a browser), words
+    ("themes", "wasm_render", "dot_program", "words"),
+    ("model",),  # the snapshot: frozen dataclasses
+    ("readers", "walk"),  # reading minigrad or torch into a snapshot
+    ("matching", "changes"),  # the facts of a change: matching two snapshots, what changed
+    ("text", "change_text", "layout", "options"),  # words, and decisions made before drawing
+    ("style", "legend", "dot_graph", "labels", "builder", "render", "pairs"),  # DOT
+    ("compare",),  # before/after: orchestration of the layers above
+    ("steps", "frames", "stories"),  # the stepper's steps, frames and ready-made stories
+    ("stepper_html",),
+    ("stepper_widget",),
+    ("stepper",),  # the Stepper object, which shows as HTML or as the widget
+    ("",),  # minigrad/viz/__init__.py: the public names
+]
+# Imports allowed inside a function: (module, imported package) -> why it cannot be at the top.
+LAZY_IMPORTS = {
+    ("minigrad.viz.stepper_widget", "ipywidgets"): "optional, slow to import, only for a widget",
+}
+MAX_VIZ_FUNCTION = 60
+MAX_VIZ_MODULE = 450
 
 
 def module_name(path: Path) -> str:
@@ -64,11 +94,28 @@ def type_checking_nodes(tree: ast.Module) -> set[int]:
     return ids
 
 
+def module_level_nodes(tree: ast.Module) -> set[int]:
+    """ids of the statements run when the module is imported: its body, and the bodies of its
+    module-level `if`/`try` blocks (never a function's or a class's)."""
+    found: set[int] = set()
+    statements = list(tree.body)
+    while statements:
+        node = statements.pop()
+        found.add(id(node))
+        if isinstance(node, (ast.If, ast.Try)):
+            statements += node.body + node.orelse
+            if isinstance(node, ast.Try):
+                statements += node.finalbody
+                for handler in node.handlers:
+                    statements += handler.body
+    return found
+
+
 def imports_of(name: str, path: Path) -> list[tuple[str, int, bool]]:
     """(imported minigrad module, line, at module level?) for every runtime import."""
     tree = ast.parse(path.read_text())
     skipped = type_checking_nodes(tree)
-    top_level = {id(node) for node in tree.body}
+    top_level = module_level_nodes(tree)
     found = []
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -144,7 +191,23 @@ def test_no_import_cycle():
             visit(name, [])
 
 
-def test_imports_are_at_the_top_and_few_inside_functions():
+def function_level_imports(path: Path) -> list[tuple[str, int]]:
+    """(imported module, line) for every import that is not at the top level of its module."""
+    tree = ast.parse(path.read_text())
+    top_level = module_level_nodes(tree)
+    skipped = type_checking_nodes(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in top_level or id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append(("." * node.level + (node.module or ""), node.lineno))
+    return found
+
+
+def test_imports_are_at_the_top_and_none_inside_functions():
     inside_functions = []
     for name, path in modules().items():
         tree = ast.parse(path.read_text())
@@ -154,8 +217,75 @@ def test_imports_are_at_the_top_and_few_inside_functions():
                 seen_code = True
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 assert not seen_code, f"{name}:{node.lineno}: an import below the code"
-        inside_functions += [f"{name}:{line}" for _, line, top in imports_of(name, path) if not top]
-    assert len(inside_functions) <= MAX_FUNCTION_IMPORTS, inside_functions
+        inside_functions += [
+            f"{name}:{line} imports {module}"
+            for module, line in function_level_imports(path)
+            if (name, module) not in LAZY_IMPORTS
+        ]
+    assert inside_functions == [], "imports inside functions: " + "; ".join(inside_functions)
+
+
+def test_every_lazy_import_is_still_needed():
+    found = {
+        (name, module)
+        for name, path in modules().items()
+        for module, _ in function_level_imports(path)
+    }
+    assert set(LAZY_IMPORTS) <= found, set(LAZY_IMPORTS) - found
+
+
+# ---- minigrad.viz, module by module ----------------------------------------------------------
+
+
+def viz_modules() -> dict[str, Path]:
+    return {name: path for name, path in modules().items() if layer_of(name) == VIZ}
+
+
+def viz_layer_of(name: str) -> int:
+    short = name.removeprefix("minigrad.viz").removeprefix(".")
+    for index, layer in enumerate(VIZ_LAYERS):
+        if short in layer:
+            return index
+    raise AssertionError(f"{name} is in no viz layer: add it to VIZ_LAYERS")
+
+
+VIZ = next(index for index, layer in enumerate(LAYERS) if layer == ("minigrad.viz",))
+
+
+def test_every_viz_module_is_in_a_viz_layer():
+    for name in viz_modules():
+        viz_layer_of(name)
+
+
+@pytest.mark.parametrize("name", sorted(viz_modules()))
+def test_no_viz_module_imports_a_viz_layer_above_it(name):
+    own = viz_layer_of(name)
+    for target, line, _ in imports_of(name, modules()[name]):
+        if target.startswith("minigrad.viz") and target != name:
+            assert viz_layer_of(target) <= own, (
+                f"{name}:{line} imports {target}, which is in a higher viz layer (VIZ_LAYERS)"
+            )
+
+
+@pytest.mark.parametrize("name", sorted(viz_modules()))
+def test_viz_modules_and_functions_are_short(name):
+    path = modules()[name]
+    text = path.read_text()
+    assert text.count("\n") <= MAX_VIZ_MODULE, f"{name}: over {MAX_VIZ_MODULE} lines"
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            assert length <= MAX_VIZ_FUNCTION, (
+                f"{name}:{node.lineno} {node.name}() is {length} lines (at most {MAX_VIZ_FUNCTION})"
+            )
+
+
+@pytest.mark.parametrize("name", sorted(viz_modules()))
+def test_no_viz_module_imports_a_private_name(name):
+    for node in ast.walk(ast.parse(modules()[name].read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            private = [alias.name for alias in node.names if alias.name.startswith("_")]
+            assert not private, f"{name}:{node.lineno} imports private {private} from elsewhere"
 
 
 def test_the_engine_imports_cleanly_from_any_module_first():

@@ -58,8 +58,8 @@ def test_detach_shares_memory_and_version_counter():
     group = next(g for g in snap.storages if g.key == tout.storage)
     assert set(group.members) == {tout.key, tc.key, saved.key}
     assert len(group.counters) == 1
-    assert "c    leaf      no grad" in snap.summary()
-    assert "(shares memory + version counter with out)" in snap.summary()
+    assert "c    leaf      no grad" in viz.summary(snap)
+    assert "(shares memory + version counter with out)" in viz.summary(snap)
 
 
 def test_zero_through_detached_alias_makes_the_saved_result_stale():
@@ -94,7 +94,7 @@ def test_data_shares_memory_but_not_the_version_counter():
     assert not saved.stale  # the check backward makes sees nothing: the silent wrong gradient
     group = next(g for g in after.storages if g.key == tout.storage)
     assert len(group.counters) == 2
-    assert "shares memory but not the version counter with out" in after.summary()
+    assert "shares memory but not the version counter with out" in viz.summary(after)
     assert "2 version counters on one memory" in comparison.draw().source
     assert comparison.summary().splitlines()[-1] == (
         "  SigmoidBackward0 saved result=out: memory changed through d (another version counter), "
@@ -131,7 +131,7 @@ def test_detached_input_leaves_a_none_slot():
     assert inputs_of(snap, "MulBackward0") == ["None", "AccumulateGrad(a)"]
     none_edges = [e for e in snap.edges if e.kind == "none"]
     assert len(none_edges) == 1 and none_edges[0].slot == 0
-    assert "F0_none0 [label=None" in snap.draw().source
+    assert "F0_none0 [label=None" in viz.draw(snap).source
 
 
 def test_detach_in_place_on_a_used_non_leaf_keeps_the_earlier_edge():
@@ -195,7 +195,7 @@ def test_no_grad_records_nothing():
     snap = viz.snapshot(y, names=dict(a=a, y=y))
     assert snap.functions == () and snap.edges == ()
     assert snap.tensor("y").is_leaf and not snap.tensor("y").requires_grad
-    assert "functions:\n  (none: nothing was recorded)" in snap.summary()
+    assert "functions:\n  (none: nothing was recorded)" in viz.summary(snap)
 
 
 def test_no_grad_compared_with_grad_mode():
@@ -217,7 +217,7 @@ def test_backward_frees_saved_values():
     (saved,) = comparison.after.saved
     assert saved.freed and not saved.stale
     assert "SigmoidBackward0 saved result=out: freed" in comparison.summary()
-    assert "saved: result (freed by backward)" in comparison.after.summary()
+    assert "saved: result (freed by backward)" in viz.summary(comparison.after)
 
 
 def test_clone_has_its_own_memory():

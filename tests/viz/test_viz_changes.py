@@ -1,4 +1,4 @@
-"""minigrad.viz.changes: what a call changed, as structured facts, and the text made from them.
+"""minigrad.viz.changes: what a call changed, as structured facts; and the text made from them.
 
 The sentences are the ones the notebooks print (and nbval compares), so they are checked
 word for word here; the facts behind them are checked as data.
@@ -60,7 +60,7 @@ def test_saved_value_facts_stale_unseen_and_freed():
     c = out.detach()
     stale = viz.cut(lambda: c.zero_(), out, names=dict(a=a, out=out, c=c))
     (fact,) = [f for f in stale.changes.facts if isinstance(f, ch.SavedChange)]
-    assert fact == ch.SavedChange("F0_result", "SigmoidBackward0 saved result=out", ch.STALE, 0, 1)
+    assert fact == ch.SavedChange("F0_result", "SigmoidBackward0", "result", "out", ch.STALE, 0, 1)
     a, out = sigmoid_graph()
     d = out.data
     unseen = viz.cut(lambda: d.zero_(), out, names=dict(a=a, out=out, d=d))
@@ -74,10 +74,16 @@ def test_saved_value_facts_stale_unseen_and_freed():
     loss = out.sum()
     freed = viz.cut(lambda: loss.backward(), loss, names=dict(a=a, out=out, loss=loss))
     (fact,) = [f for f in freed.changes.facts if isinstance(f, ch.SavedChange)]
-    assert (fact.kind, fact.name) == (ch.FREED, "SigmoidBackward0 saved result=out")
+    assert (fact.kind, fact.function, fact.slot, fact.owner) == (
+        ch.FREED,
+        "SigmoidBackward0",
+        "result",
+        "out",
+    )
+    assert freed.changes.lines[-1] == "SigmoidBackward0 saved result=out: freed"
 
 
-def test_a_new_tensor_fact_carries_its_kind_and_what_it_shares():
+def test_a_new_tensor_fact_carries_its_kind_and_its_line_says_what_it_shares():
     a, out = sigmoid_graph()
     comparison = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))
     (fact,) = comparison.changes.facts
@@ -88,7 +94,9 @@ def test_a_new_tensor_fact_carries_its_kind_and_what_it_shares():
         False,
         None,
     )
-    assert fact.sharing == " (shares memory + version counter with out)"
+    assert comparison.changes.lines == (
+        "out.detach(): new tensor, leaf, no grad (shares memory + version counter with out)",
+    )
 
 
 def test_freezing_a_layer_reads_as_the_notebook_prints_it(frozen_body):

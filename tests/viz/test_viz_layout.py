@@ -77,7 +77,7 @@ def test_above_the_threshold_the_copies_are_one_node_in_the_memory_box():
     assert "saved v0 / now v0" in label
     # one node in w's box, one dashed edge (through the trunk) to every MulBackward0
     box = re.search(r"subgraph cluster_S0 \{(.*?)\}", source, re.S).group(1)
-    assert re.findall(r"\t\t(\w+) \[", box) == ["T0", "T0_saved"]
+    assert re.findall(r"\t\t(\w+) \[", box) == ["S0_label", "T0", "T0_saved"]
     branches = re.findall(r"T0_saved_saved\d+ -> (F\d+) \[", source)
     assert len(set(branches)) == LIMIT + 1
     snap = viz.snapshot(loss, names=dict(w=w))
@@ -205,7 +205,7 @@ def test_shared_weight_graph_of_a_thousand_nodes_renders_in_time():
     w, loss = shared_chain(250)
     snap = viz.snapshot(loss, names=dict(w=w))
     assert snap.node_count >= 1000
-    graph = snap.draw(saved_layout="beside", max_nodes=snap.node_count)
+    graph = viz.draw(snap, saved_layout="beside", max_nodes=snap.node_count)
     # about 1 s here; drawn plainly the same graph takes dot minutes
     svg = render_svg(graph, timeout=20.0)
     assert svg.lstrip().startswith("<?xml") or "<svg" in svg[:500]

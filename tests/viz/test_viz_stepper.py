@@ -241,13 +241,44 @@ def test_unknown_route_names_the_valid_ones():
 def test_html_fallback_has_every_frame_in_order():
     stepped = viz.cut_stepper("detach")
     page = stepped.html()
-    assert page.count('<div class="mg-stepper-frame">') == len(stepped.frames)
+    assert page.count('<details class="mg-stepper-frame"') == len(stepped.frames)
     assert page.count("<svg") == len(stepped.frames) and "<?xml" not in page
     positions = [page.index(f"step {i + 1} of 5: ") for i in range(5)]
     assert positions == sorted(positions)
     assert "modified by an inplace operation" in page
     text = stepped.text()
     assert all(frame.summary in text for frame in stepped.frames)
+
+
+def test_html_fallback_shows_one_frame_at_a_time_at_one_height():
+    page = viz.cut_stepper("data").html()
+    frames = re.findall(r'<details class="mg-stepper-frame" name="(mg-stepper-\w+)"( open)?>', page)
+    assert len(frames) == 5 and len({name for name, _ in frames}) == 1  # one group: one open
+    assert [opened for _, opened in frames] == [" open", "", "", "", ""]
+    heights = re.findall(r'class="mg-stepper-picture" style="height:(\d+)px', page)
+    assert heights == ["340"] * 5
+    assert page == viz.cut_stepper("data").html()  # the same on every run
+
+
+@pytest.mark.parametrize("route", ["detach", "detach_", "data", "numpy", "clone_detach", "no_grad"])
+def test_every_frame_of_a_stepper_is_drawn_the_same_way(route):
+    stepped = viz.cut_stepper(route)
+    assert {frame.graph.stacked for frame in stepped} == {False}  # small graphs: side by side
+
+
+def test_a_value_changed_unseen_stays_marked_in_the_next_frames():
+    # .data route: step 4 (d.zero_()) changes out's memory behind the version check; step 5's
+    # "before" is that same state and must say so too, not show the saved value plain
+    frames = viz.cut_stepper("data").frames
+    note = "memory changed via d"
+    after_4 = frames[3].graph.source
+    before_5 = frames[4].graph.source
+    assert re.search(rf"after_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#c0392b\"", after_4)
+    assert re.search(rf"before_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#c0392b\"", before_5)
+    assert "after_F0_result" in frames[4].graph.source and note not in re.search(
+        r"after_F0_result \[label=<[^\n]*", before_5
+    ).group(0)  # backward freed it: nothing left to warn about
+    assert note not in frames[2].graph.source  # and nothing before the change
 
 
 def test_mimebundle_offers_html_text_and_the_widget_view():

@@ -51,7 +51,7 @@ def test_stored_outputs_are_stable_and_nbval_passes_twice(tmp_path: Path):
     outputs = [o for cell in stored["cells"] for o in cell.get("outputs", [])]
     assert [sorted(o["data"]) for o in outputs] == [["text/html", "text/plain"]] * 2
     page = "".join(outputs[0]["data"]["text/html"])
-    assert page.count('<div class="mg-stepper-frame">') == 5
+    assert page.count('<details class="mg-stepper-frame"') == 5
     assert "modified by an inplace operation" in page
 
     for attempt in (1, 2):

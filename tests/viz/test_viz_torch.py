@@ -3,7 +3,7 @@
 Each program is written once against the shared API (`lib` is torch or minigrad) and returns
 the snapshot roots, the names, and optionally an action for `viz.cut`. The summaries are
 compared with `counters=False`, because torch does not expose which version counter a tensor
-uses (see minigrad/viz/model.py, _TorchReader); everything else must match line for line.
+uses (see minigrad/viz/readers.py, TorchReader); everything else must match line for line.
 """
 
 from __future__ import annotations
@@ -112,10 +112,10 @@ PROGRAMS = [
 
 def observe(program: Any, lib: Any) -> list[str]:
     roots, names, action = program(lib)
-    texts = [viz.snapshot(*roots, names=names).summary(counters=False)]
+    texts = [viz.summary(*roots, names=names, counters=False)]
     if action is not None:
         comparison = viz.cut(action, *roots, names=names, label="action")
-        texts.append(comparison.after.summary(counters=False))
+        texts.append(viz.summary(comparison.after, counters=False))
         texts.append(comparison.summary())
     return texts
 
@@ -135,8 +135,8 @@ def test_torch_snapshot_says_counters_are_not_exposed():
     snap = viz.snapshot(out, names=dict(a=a, out=out, c=c))
     assert snap.source == "torch"
     assert snap.tensor("c").counter is None
-    assert "torch does not expose version counters" in snap.summary()
-    assert "torch does not expose version counters" in snap.draw().source
+    assert "torch does not expose version counters" in viz.summary(snap)
+    assert "torch does not expose version counters" in viz.draw(snap).source
 
 
 def test_torch_stale_saved_value_is_read_from_the_error():
@@ -195,7 +195,7 @@ def test_torch_shared_weight_graph_of_a_thousand_nodes_renders_in_time():
     loss, names = shared_weight_chain(torch, 250)
     snap = viz.snapshot(loss, names=names)
     assert snap.node_count >= 1000
-    graph = snap.draw(saved_layout="beside", max_nodes=snap.node_count)
+    graph = viz.draw(snap, saved_layout="beside", max_nodes=snap.node_count)
     graph.render_timeout = 20.0  # about 1 s here; drawn plainly, minutes
     assert "by 250 functions" in graph._repr_image_svg_xml()
 

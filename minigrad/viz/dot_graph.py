@@ -1,0 +1,143 @@
+"""The picture object: a graphviz.Digraph with a stable repr and bounded, clear rendering.
+
+`new_graph` starts an empty picture in the house style (style.py) at a theme's sizes;
+`check_size` refuses graphs Graphviz would take too long to lay out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import graphviz
+
+from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
+from .style import FONT, FUNCTION_FILL
+from .themes import DEFAULT, Theme
+
+__all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph"]
+
+
+class GraphTooLargeError(ValueError):
+    """The graph has more nodes than `max_nodes`; Graphviz would be slow to lay it out."""
+
+
+class Graph(graphviz.Digraph):
+    """A graphviz.Digraph with a stable text form, and clear errors when `dot` cannot run.
+
+    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`); the
+    text/plain part is this repr, which holds no memory address, so notebook outputs compare
+    equal between runs. `pipe` (and so displaying) gives up after `render_timeout` seconds;
+    `pipe` and `render` raise GraphvizNotFoundError without `dot` on PATH and
+    GraphvizFailedError, with dot's stderr, when it fails.
+    """
+
+    node_total = 0
+    edge_total = 0
+    saved_layout = "beside"  # how saved values were drawn: "beside" or "inside"
+    stacked = False  # a before/after drawn one above the other
+    estimated_width = 0.0  # points, before dot lays it out (layout.estimate_width)
+    theme = "default"
+    # seconds `dot` may take before displaying fails with a clear message (some shapes take
+    # minutes); set it on one picture, or on viz.Graph for every picture
+    render_timeout = 30.0
+
+    def __repr__(self) -> str:
+        return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
+
+    def pipe(  # type: ignore[override]
+        self,
+        format: str | None = None,
+        renderer: str | None = None,
+        formatter: str | None = None,
+        neato_no_op: bool | int | None = None,
+        quiet: bool = False,
+        *,
+        engine: str | None = None,
+        encoding: str | None = None,
+    ) -> bytes | str:
+        """The picture in `format` from `dot`, bounded by `render_timeout` (graphviz's pipe)."""
+        if renderer is not None or formatter is not None or neato_no_op is not None:
+            with clear_errors(engine or self.engine):
+                return super().pipe(
+                    format,
+                    renderer,
+                    formatter,
+                    neato_no_op,
+                    quiet,
+                    engine=engine,
+                    encoding=encoding,
+                )
+        # graphviz's own pipe() waits for `dot` forever; a notebook cell must not hang on it
+        output = run_dot(
+            self.source,
+            [f"-T{format or self.format}"],
+            timeout=self.render_timeout,
+            nodes=self.node_total,
+            program=engine or self.engine,
+        )
+        return output.decode(encoding) if encoding is not None else output
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        """graphviz's render (writes files), with the clear errors of `pipe`."""
+        with clear_errors(kwargs.get("engine") or self.engine):
+            return super().render(*args, **kwargs)
+
+    def _repr_image_svg_xml(self) -> str:
+        return self.pipe(format="svg", encoding="utf-8")
+
+
+@contextmanager
+def clear_errors(program: str) -> Iterator[None]:
+    """Turn graphviz's own errors for a missing or failing `dot` into ours."""
+    try:
+        yield
+    except GraphvizNotFoundError:
+        raise
+    except graphviz.ExecutableNotFound:
+        raise GraphvizNotFoundError(program) from None
+    except graphviz.CalledProcessError as error:
+        stderr = error.stderr or b""
+        text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+        raise GraphvizFailedError(program, error.returncode, text) from None
+
+
+def new_graph(comment: str, theme: Theme = DEFAULT) -> Graph:
+    """An empty Graph with the house style, in `theme`'s sizes."""
+    graph = Graph(comment=comment)
+    graph.theme = theme.name
+    graph.attr(rankdir="TB", fontname=FONT, nodesep=theme.nodesep, ranksep=theme.ranksep)
+    pen = {} if theme.penwidth == "1" else {"penwidth": theme.penwidth}
+    # defaults = a function node and a forward edge, the most common kinds in big graphs
+    graph.attr(
+        "node",
+        fontname=FONT,
+        fontsize=str(theme.font),
+        margin="0.12,0.05",
+        height="0.3",
+        shape="box",
+        style="filled,rounded",
+        fillcolor=FUNCTION_FILL,
+        **pen,
+    )
+    # a high weight keeps the forward flow straight
+    graph.attr(
+        "edge",
+        fontname=FONT,
+        fontsize=str(theme.edge_font),
+        arrowsize=theme.arrowsize,
+        weight="4",
+        **pen,
+    )
+    return graph
+
+
+def check_size(node_count: int, max_nodes: int) -> None:
+    """Refuse graphs Graphviz would take too long to lay out."""
+    if node_count > max_nodes:
+        raise GraphTooLargeError(
+            f"this graph has {node_count} nodes, more than max_nodes={max_nodes}; draw a "
+            f"smaller part of it, or pass max_nodes={node_count} (or larger) to draw it anyway "
+            "(layout time grows quickly with size)"
+        )
