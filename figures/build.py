@@ -90,14 +90,27 @@ FIGURES: dict[str, Callable[[], viz.Graph]] = {
 }
 
 
+# The Chinese cheat sheet's pictures: the same programs, drawn with viz's words in Chinese.
+for _name in ("detach", "detach_", "data"):
+    FIGURES[f"{_name}:zh"] = FIGURES[_name]
+
+
 def file_stem(name: str) -> str:
-    """'detach' -> 'detach_compare' (the README shows figures/detach_compare.png)."""
-    return f"{name}_compare"
+    """'detach' -> 'detach_compare' (the README shows figures/detach_compare.png);
+    'detach:zh' -> 'detach_compare_zh'."""
+    name, _, language = name.partition(":")
+    return f"{name}_compare" + (f"_{language}" if language else "")
 
 
 def dot_source(name: str) -> str:
     """The DOT text of one figure, exactly as it is written to disk."""
-    return FIGURES[name]().source
+    language = name.partition(":")[2] or "en"
+    before = viz.current_language()
+    viz.set_language(language)
+    try:
+        return FIGURES[name]().source
+    finally:
+        viz.set_language(before)
 
 
 def render(dot_path: Path, fmt: str) -> None:

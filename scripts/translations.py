@@ -2,8 +2,10 @@
 
 A zh notebook is never edited by hand. It is the English notebook with every markdown cell
 replaced by its translation from ``translations/zh/<stem>.md``; code cells (source, tags, slide
-metadata) are copied unchanged, so outputs and pictures are the same in both languages. The
-translation file holds one block per English markdown cell, in notebook order:
+metadata) are copied unchanged, except that a cell importing viz also calls
+``viz.set_language("zh")``: the numbers printed are the same in both languages, and what viz
+draws or prints speaks Chinese. The translation file holds one block per English markdown cell,
+in notebook order:
 
     <!-- cell: cell-04 en: 403a8f60 -->
     ## 前后对比，一张图看清
@@ -218,6 +220,19 @@ def fields(text: str) -> list[str]:
         return ["(a lone brace)"]
 
 
+# A code cell that imports viz gets one more line in the zh notebook, right after the import:
+# the pictures, summaries and steppers then speak Chinese. Every other line of code is the same.
+VIZ_IMPORT = re.compile(r"^from minigrad import (?:[\w, ]*, )?viz(?:, [\w, ]*)?$", re.MULTILINE)
+VIZ_IN_CHINESE = 'viz.set_language("zh")  # 图、摘要和步进器里的文字用中文'
+
+
+def code_in_chinese(source: str) -> str:
+    """A code cell's source as the zh notebook has it (see VIZ_IN_CHINESE)."""
+    if VIZ_IN_CHINESE in source:
+        return source
+    return VIZ_IMPORT.sub(lambda match: f"{match.group(0)}\n{VIZ_IN_CHINESE}", source, count=1)
+
+
 def build_notebook(
     english: nbformat.NotebookNode,
     translation: Translation,
@@ -226,7 +241,8 @@ def build_notebook(
     """The zh notebook: ``english`` with its markdown translated (an English cell without a block
     keeps its English text, and `check` reports it).
 
-    Code cells are copied from the English notebook with their outputs. When ``previous`` (the
+    Code cells are copied from the English notebook with their outputs (a cell importing viz
+    also switches viz to Chinese: `code_in_chinese`). When ``previous`` (the
     zh notebook as it was) has the same code in a cell of the same id, that cell's outputs are
     kept instead: they differ where the code prints in the notebook's language (course_checks).
     Either way ``make notebooks`` executes the result, so the stored outputs are a fresh run.
@@ -241,6 +257,7 @@ def build_notebook(
         if cell.cell_type == "markdown" and cell.get("id") in blocks:
             cell.source = blocks[cell.id].text
         elif cell.cell_type == "code":
+            cell.source = code_in_chinese(cell.source)
             old = old_code.get(cell.get("id"))
             if old is not None and old.source == cell.source:
                 cell.outputs = copy.deepcopy(old.outputs)
