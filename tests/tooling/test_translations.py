@@ -68,6 +68,7 @@ def edit_english_markdown(paths: translations.Paths, index: int = 1) -> str:
 
 
 def test_build_copies_code_cells_and_translates_markdown(translated) -> None:
+    """Code as in English (a cell importing viz switches it to Chinese), markdown translated."""
     english = nbformat.read(translated.english_notebook(STEM), as_version=4)
     zh = nbformat.read(translated.zh_notebook(STEM), as_version=4)
     assert zh.metadata["language"] == "zh-CN"
@@ -75,7 +76,7 @@ def test_build_copies_code_cells_and_translates_markdown(translated) -> None:
     for en_cell, zh_cell in zip(english.cells, zh.cells, strict=True):
         assert zh_cell.metadata == en_cell.metadata  # tags and slide types too
         if en_cell.cell_type == "code":
-            assert zh_cell.source == en_cell.source
+            assert zh_cell.source == translations.code_in_chinese(en_cell.source)
             assert zh_cell.outputs == en_cell.outputs
         else:
             assert zh_cell.source == "中文：" + en_cell.source
@@ -288,3 +289,14 @@ def test_the_temporary_placeholder_allowance_goes_once_the_translations_are_in()
             "every translation file is in Chinese now: set ALLOW_UNTRANSLATED_PLACEHOLDERS = "
             "False in scripts/translations.py (and delete this reminder's first branch)"
         )
+
+
+def test_only_a_cell_importing_viz_gets_the_language_line() -> None:
+    line = translations.VIZ_IN_CHINESE
+    imports = "import minigrad as mg\nfrom minigrad import data, nn, optim, viz\nx = 1"
+    assert translations.code_in_chinese(imports) == imports.replace("viz\n", f"viz\n{line}\n")
+    assert translations.code_in_chinese("from minigrad import nn, optim") == (
+        "from minigrad import nn, optim"
+    )
+    once = translations.code_in_chinese(imports)
+    assert translations.code_in_chinese(once) == once  # built twice: still one line
