@@ -227,10 +227,16 @@ VIZ_IN_CHINESE = 'viz.set_language("zh")  # 图、摘要和步进器里的文字
 
 
 def code_in_chinese(source: str) -> str:
-    """A code cell's source as the zh notebook has it (see VIZ_IN_CHINESE)."""
-    if VIZ_IN_CHINESE in source:
+    """A code cell's source as the zh notebook has it (see VIZ_IN_CHINESE): the line goes
+    after the import block that imports viz, with a blank line before it, as ruff wants."""
+    match = VIZ_IMPORT.search(source)
+    if match is None or VIZ_IN_CHINESE in source:
         return source
-    return VIZ_IMPORT.sub(lambda match: f"{match.group(0)}\n{VIZ_IN_CHINESE}", source, count=1)
+    lines = source.split("\n")
+    last = source[: match.end()].count("\n")  # the line that imports viz
+    while last + 1 < len(lines) and lines[last + 1].startswith(("import ", "from ")):
+        last += 1  # (more imports right below it)
+    return "\n".join([*lines[: last + 1], "", VIZ_IN_CHINESE, *lines[last + 1 :]])
 
 
 def build_notebook(

@@ -294,7 +294,7 @@ def test_the_temporary_placeholder_allowance_goes_once_the_translations_are_in()
 def test_only_a_cell_importing_viz_gets_the_language_line() -> None:
     line = translations.VIZ_IN_CHINESE
     imports = "import minigrad as mg\nfrom minigrad import data, nn, optim, viz\nx = 1"
-    assert translations.code_in_chinese(imports) == imports.replace("viz\n", f"viz\n{line}\n")
+    assert translations.code_in_chinese(imports) == imports.replace("viz\n", f"viz\n\n{line}\n")
     assert translations.code_in_chinese("from minigrad import nn, optim") == (
         "from minigrad import nn, optim"
     )
