@@ -390,12 +390,14 @@ class Tensor(
         """torch's errors for a recorded in-place change of a view it cannot record correctly:
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
-            node = self.grad_fn
-            made_by = f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}"
+            node = self.grad_fn  # None for a view made in no_grad mode: no "Output 0 of"
+            made_by = (
+                f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}"
+                if node is not None
+                else ""
+            )
             raise RuntimeError(
-                _view_rule_message(
-                    self._creation_meta, self._meta_inherited, made_by if node else ""
-                )
+                _view_rule_message(self._creation_meta, self._meta_inherited, made_by)
             )
 
     def _write_values(self, values: np.ndarray) -> None:
