@@ -9,8 +9,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 JUPYTER := $(VENV)/bin/jupyter
 
-# The same settings for `make notebooks` and for nbval in `make test` (scripts/test.sh), so
-# stored outputs are produced the way they are checked.
+# How notebooks run (scripts/course.py, which `make notebooks`, `make test` and `make check-rerun`
+# use; a test keeps these equal): exported here for `make lab` too, so a learner's kernel hashes
+# strings as the stored outputs were made.
 export PYTHONHASHSEED := 0
 export NB_CELL_TIMEOUT ?= 120
 # Inside a venv, prefer its kernels and settings over ones in the user's home directory.
@@ -19,9 +20,10 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 PORT ?= 8888
 NB ?=
+BENCH_ARGS ?=
 
-.PHONY: help setup lab test notebooks check-rerun figures bench test-browser clean distclean
-.PHONY: slides site student reset
+.PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
+.PHONY: slides site student reset trust lite
 .PHONY: lock upgrade
 
 help:  ## list the targets
@@ -30,7 +32,20 @@ help:  ## list the targets
 setup:  ## create .venv, install requirements + minigrad, make sure Graphviz is there
 	@bash scripts/setup.sh
 
-lab: setup  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
+# JupyterLab shows a notebook's stored pictures (SVG) and HTML only when the notebook is trusted,
+# that is signed with this user's key in the Jupyter data folder; an untrusted notebook shows
+# "<minigrad.viz ...>" text until its cells run. `make lab` (and `make notebooks`) sign the
+# course's notebooks, only those that changed since the last time (the stamp in .venv).
+TRUST_STAMP := $(VENV)/.notebooks-trusted
+COURSE_NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/*/*.ipynb)
+
+$(TRUST_STAMP): $(COURSE_NOTEBOOKS) | setup
+	@$(JUPYTER) trust $? >/dev/null
+	@touch $@
+
+trust: $(TRUST_STAMP)  ## mark the course's notebooks trusted, so Lab shows their pictures
+
+lab: setup $(TRUST_STAMP)  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
 	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
 	@echo "Stop it with Ctrl-C."
 	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
@@ -40,21 +55,23 @@ test: setup  ## lint, unit tests, then every notebook through nbval
 	@bash scripts/test.sh
 
 notebooks: setup  ## re-execute notebooks in place (all, or NB=notebooks/02_detach.ipynb), zh too
-	@$(PY) scripts/run_notebooks.py $(NB)
-	@# Slide types depend on output lengths: refresh them (and the speaker notes) after a run.
-	@$(PY) scripts/slides_metadata.py $(NB)
-	@# The metadata script adds notes cells, so the md/ twins are written again after it.
-	@$(PY) scripts/notebook_pairs.py sync --from-notebooks $(NB)
+	@$(PY) -m scripts.run_notebooks $(NB)
+	@# Slide types depend on output lengths: refresh them after a run (speaker notes are not
+	@# cells: they live in docs/speaker_notes/ and go into the slides only).
+	@$(PY) -m scripts.slides_metadata $(NB)
+	@# The metadata script may change cells, so the md/ twins are written again after it.
+	@$(PY) -m scripts.notebook_pairs sync --from-notebooks $(NB)
 	@# The Chinese edition last: notebooks/zh/ built from the finished English notebooks and
-	@# translations/zh/*.md (their cells, metadata and notes), then executed the same way.
-	@$(PY) scripts/translations.py build --execute $(NB)
+	@# translations/zh/*.md (their cells and metadata), then executed the same way.
+	@$(PY) -m scripts.translations build --execute $(NB)
+	@$(MAKE) --no-print-directory trust
 
 check-rerun: setup  ## re-run cells as learners do (twice; from any cell; per section); slow
-	$(PY) scripts/check_rerun.py $(NB)
+	$(PY) -m scripts.check_rerun $(NB)
 
 # No setup first: setup installs from the lock, and a stale lock is what `make lock` repairs.
 lock:  ## resolve requirements.txt afresh and write the exact versions to requirements.lock
-	@$(if $(wildcard $(PY)),$(PY),python3) scripts/lock.py write
+	@$(if $(wildcard $(PY)),$(PY),python3) -m scripts.lock write
 
 upgrade:  ## make lock, reinstall, re-execute the notebooks, show what changed
 	@$(MAKE) --no-print-directory lock
@@ -66,25 +83,38 @@ figures: setup  ## rebuild the pictures in figures/ and the cheat sheet (needs c
 	@command -v chromium >/dev/null 2>&1 || bash scripts/setup_browser.sh
 	$(PY) figures/build.py
 
-bench: setup  ## run the benchmarks
-	$(PY) benchmarks/run.py
+bench: setup  ## run the benchmarks (BENCH_ARGS="--readme --install-peers" to pass options)
+	$(PY) -m benchmarks $(BENCH_ARGS)
 
-test-browser: setup  ## drive JupyterLab, the slides and the site in headless Chromium
+bench-quick: setup  ## the benchmarks with fewer rounds (a few minutes; writes no results)
+	$(PY) -m benchmarks --quick $(BENCH_ARGS)
+
+test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site in Chromium
 	bash scripts/setup_browser.sh
 	bash scripts/setup_classroom.sh
+	@$(MAKE) --no-print-directory lite
 	$(PY) -m pytest tests/browser -v
 
 # ---- classroom edition (issue 14): slides, website, clean copies for students ----
-slides: setup  ## offline reveal.js slides of every notebook -> build/slides/
-	@bash scripts/setup_classroom.sh
-	$(PY) scripts/build_slides.py
+# SOLUTIONS=1 puts the *_solutions notebooks into the site and the handout (off by default:
+# the answers are for after the exercises).
+SOLUTIONS ?=
+WITH_SOLUTIONS = $(if $(filter 1 yes true,$(SOLUTIONS)),--with-solutions,)
 
-site: setup  ## the course website (Sphinx, stored outputs, offline) -> build/site/
+slides: setup  ## reveal.js decks for a 1280x720 projector, offline -> build/slides/
 	@bash scripts/setup_classroom.sh
-	$(PY) scripts/build_site.py
+	$(PY) -m scripts.build_slides
 
-student: setup  ## copies of the notebooks with outputs cleared -> build/student/
-	$(PY) scripts/student_copies.py
+site: slides  ## the course website with the decks (offline; SOLUTIONS=1 adds answers) -> build/site/
+	$(PY) -m scripts.build_site $(WITH_SOLUTIONS)
+
+# ---- zero install (issue 27): the course in the browser; Open in Colab (scripts.colab) ----
+lite: setup  ## the course in the browser, no install (JupyterLite, Pyodide) -> build/lite/
+	@bash scripts/setup_lite.sh
+	$(PY) -m scripts.build_lite $(LITE_OPTIONS)
+
+student: setup  ## the handout: notebooks without outputs + minigrad (SOLUTIONS=1) -> build/student/
+	$(PY) -m scripts.student_copies $(WITH_SOLUTIONS)
 
 reset:  ## restore one notebook as committed: make reset NB=02_detach (or a path)
 	@bash scripts/reset_notebook.sh "$(NB)"
@@ -93,5 +123,5 @@ clean:  ## remove build output and caches (keeps .venv)
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis .jupyter-test *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
 
-distclean: clean  ## clean, and remove .venv too
-	rm -rf $(VENV)
+distclean: clean  ## clean, and remove .venv (and .venv-lite) too
+	rm -rf $(VENV) .venv-lite

@@ -2,7 +2,7 @@
 
 Each figure is a small minigrad program drawn with `minigrad.viz.compare`. For every name in
 FIGURES this writes `figures/<name>_compare.dot` (the source, checked by
-tests/test_viz_figures.py), `.svg` (for the notebooks and the web) and `.png` (for README).
+tests/viz/test_viz_figures.py), `.svg` (for the notebooks and the web) and `.png` (for README).
 """
 
 from __future__ import annotations

@@ -211,13 +211,27 @@ class _Walk:
         """Add each input's gradient to what waits at the node it goes to; a next node that has
         now heard from every edge into it is ready to run."""
         dependencies, given, numbers = self.dependencies, len(input_grads), node.next_output_nrs
+        buffers = self.buffers
+        waiting = buffers.waiting
         for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
-            if index < given and input_grads[index] is not None:
+            value = input_grads[index] if index < given else None
+            if value is None:
+                pass
+            elif (  # most often: the first gradient for a node with one output, as it is
+                type(value) is np.ndarray
+                and next_node not in waiting
+                and numbers is None
+                and next_node.num_outputs == 1
+                and value.shape == node.input_shapes[index]
+            ):
+                waiting[next_node] = value
+                if value is not grad and value.base is None:
+                    buffers.owned.add(next_node)
+            else:
                 nr = 0 if numbers is None else numbers[index]
-                shape = node.input_shapes[index]
-                self.buffers.add(next_node, nr, input_grads[index], shape, grad)
+                buffers.add(next_node, nr, value, node.input_shapes[index], grad)
             remaining = dependencies[next_node] - 1
             dependencies[next_node] = remaining
             if remaining == 0:

@@ -18,7 +18,6 @@ the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_
 from __future__ import annotations
 
 import itertools
-import types
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -103,8 +102,8 @@ class SavedAttribute:
 class Node:
     """A recorded operation (a tensor's `grad_fn`): its inputs' nodes and its saved values.
 
-    Subclasses (in `functions/`) define `forward`, which takes the input arrays, returns the
-    output array and names the inputs backward will need (`save`), and `backward`, which turns
+    Subclasses (in `functions/`) define `forward`, which takes the input arrays and returns the
+    output array, `saves`, the inputs backward will need, and `backward`, which turns
     the gradient of the output into one gradient per input, in the order of `next_functions`
     (None for an input that needs none). Each of those is a new array, or `grad` itself passed
     through unchanged: the engine may add into a new array in place (engine.GradBuffers), so
@@ -123,7 +122,10 @@ class Node:
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
     saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
     saved_values: tuple[SavedTensor | np.ndarray, ...] = ()  # the values, in the same order
-    to_save: Any = types.MappingProxyType({})  # name -> input index, while forward runs
+    # What backward needs, as torch's derivatives.yaml names it: (name, input number, the
+    # input whose gradient needs it, or None for always). Mul keeps `other` only when `self`
+    # needs a gradient: saves = (("other", 1, 0), ("self", 0, 1)). tensor.py keeps them.
+    saves: tuple[tuple[str, int, int | None], ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     # hooks, made when the first one is registered:
     pre_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_outputs)
@@ -176,19 +178,6 @@ class Node:
         return notes
 
     # ---- saved values --------------------------------------------------------------------
-
-    def save(self, name: str, index: int, for_input: int | None = None) -> None:
-        """Keep input number `index` under `name` for backward (as torch's `_saved_<name>`).
-
-        Only when the op is recorded, and with `for_input`, only when that input needs a
-        gradient (mul keeps `other` only for the gradient of `self`). Forward only names the
-        input; `tensor.apply` then keeps its value (`keep`).
-        """
-        needs = self.needs_input_grad
-        if needs and (for_input is None or needs[for_input]):
-            if not self.to_save:
-                self.to_save = {}
-            self.to_save[name] = index
 
     def keep(
         self, names: tuple[str, ...], values: list[SavedTensor | np.ndarray], tensors: list[Any]
@@ -243,17 +232,20 @@ class Node:
             return saved.owner
         if saved.is_output:
             return tensors.rebuild(saved, self)
-        return tensors.wrap(saved.array)  # a number written next to a tensor
+        return tensors.wrap(saved.array.copy())  # a number written next to a tensor
 
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
-        freed = []
-        for value in self.saved_values:
-            if type(value) is np.ndarray:
-                value = SavedTensor.of_number(value)  # (so a picture can show it freed)
+        values = self.saved_values
+        for value in values:
+            if type(value) is np.ndarray:  # a number kept bare becomes a SavedTensor that can
+                values = tuple(  # show it was freed (in a picture, in the second backward's error)
+                    SavedTensor.of_number(v) if type(v) is np.ndarray else v for v in values
+                )
+                self.saved_values = values
+                break
+        for value in values:
             value.free()
-            freed.append(value)
-        self.saved_values = tuple(freed)
 
     # ---- the op itself ----------------------------------------------------------------------
 
@@ -264,6 +256,10 @@ class Node:
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Gradients for the inputs, given the gradient of the output."""
         raise NotImplementedError(f"{self.name()} has no backward formula")
+
+    # An op that can write its result straight into its first input's memory (add, sub, mul)
+    # defines `forward_into(a, *others)`: what `add_` and friends run when nothing is recorded.
+    forward_into: Any = None
 
     # ---- hooks ------------------------------------------------------------------------------
 

@@ -220,17 +220,16 @@ class Tensor(
         A number (`2.0` in `y * 2.0`) is kept as its bare array: nobody else holds the tensor
         it was wrapped in, so nothing can change it in place and there is no version to check.
         """
-        if self._inference:
-            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         if self._wrapped_number:
             return self._array
+        if self._inference:
+            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         if not is_output:  # the counter and storage are read from the tensor when needed
             counter = self._counter
             return SavedTensor(self, 0 if counter is None else counter.value)
-        counter = self._version_counter
         made_by = "AsStrided" if self._base is not None else node.name()
-        fields = (self._array, counter, self._storage, self._serial)
-        return SavedTensor(None, counter.value, fields, made_by)
+        counter, storage = self._version_counter, self._storage
+        return SavedTensor.of_output(self._array, counter, storage, self._serial, made_by)
 
     @staticmethod
     def _connect(node: Node, output: Tensor, inputs: Sequence[Tensor]) -> None:
@@ -247,14 +246,15 @@ class Tensor(
         node.next_nodes, node.input_shapes = tuple(edges), tuple(shapes)
         if numbers is not None:
             node.next_output_nrs = tuple(numbers)
-        to_save = node.to_save
-        if to_save:  # forward named the inputs backward needs: keep their values
-            kept, values = [], []  # (plain loops: this runs at every op)
-            for index in to_save.values():
-                kept.append(inputs[index])
-                values.append(inputs[index]._saved(is_output=False))
-            node.keep(tuple(to_save), values, kept)
-            del node.to_save  # the names were only needed until now
+        if node.saves:  # keep the inputs backward needs (only those it will use)
+            names, kept, values = [], [], []  # (plain loops: this runs at every op)
+            needs = node.needs_input_grad
+            for name, index, for_input in node.saves:
+                if for_input is None or needs[for_input]:
+                    names.append(name)
+                    kept.append(inputs[index])
+                    values.append(inputs[index]._saved(is_output=False))
+            node.keep(tuple(names), values, kept)
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
@@ -314,10 +314,8 @@ class Tensor(
 
     def _pass_creation_meta(self, view: Tensor) -> None:
         """Mark a new view of self made in no_grad or inference mode (or of such a view)."""
-        if _state.inference and not self._inference:
-            view._creation_meta = "inference"
-        elif not _state.enabled and not _state.inference:
-            view._creation_meta = "no_grad"
+        if not _state.enabled and not self._inference:  # under no_grad or inference_mode
+            view._creation_meta = "inference" if _state.inference else "no_grad"
             view._requires_grad = self.requires_grad
         elif self._creation_meta is not None and view._creation_meta is None:
             view._creation_meta, view._meta_inherited = self._creation_meta, True
@@ -334,6 +332,10 @@ class Tensor(
         """
         self._check_inplace_allowed()
         if Tensor._recording((self, *others)) is None:
+            if node.forward_into is not None and self._writes_into(others):
+                node.forward_into(self._array, *[o._array for o in others])
+                self._version_counter.bump()  # (an inference tensor cannot get here: _writes_into)
+                return self
             self._write_values(node.forward(self._array, *[o._array for o in others]))
             return self
         self._check_view_rules()
@@ -390,15 +392,24 @@ class Tensor(
         """torch's errors for a recorded in-place change of a view it cannot record correctly:
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
-            node = self.grad_fn  # None for a view made in no_grad mode: no "Output 0 of"
-            made_by = (
-                f"Output {self._output_nr} of {node.name().removesuffix('Backward0')}"
-                if node is not None
-                else ""
+            node = self.grad_fn  # (None for a view made under no_grad)
+            made_by = "" if node is None else f"Output {self._output_nr} of {node.name()}"
+            message = _view_rule_message(
+                self._creation_meta, self._meta_inherited, made_by.removesuffix("Backward0")
             )
-            raise RuntimeError(
-                _view_rule_message(self._creation_meta, self._meta_inherited, made_by)
-            )
+            raise RuntimeError(message)
+
+    def _writes_into(self, others: Sequence[Tensor]) -> bool:
+        """Whether an op's result can go straight into this memory: the same dtype and shape as
+        the result would have (otherwise `_write_values` gives torch's errors)."""
+        array = self._array
+        if self._inference or not array.flags.writeable:
+            return False
+        for other in others:
+            values = other._array
+            if values.dtype != array.dtype or (values.shape != array.shape and values.ndim):
+                return False
+        return True
 
     def _write_values(self, values: np.ndarray) -> None:
         """Copy `values` into this tensor's memory (torch's shape and dtype rules), bump version."""
@@ -827,10 +838,11 @@ def run_tensor_backward(
     `inputs`: only their gradients are computed (accumulated into their `.grad`, or, with
     `accumulate=False`, returned by edge, as autograd.grad wants them).
     """
-    roots = [
-        (_root_edge(output, index), _start_gradient(output, given, index, create_graph))
-        for index, (output, given) in enumerate(zip(outputs, grad_outputs, strict=True))
-    ]
+    roots = []
+    for index, (output, given) in enumerate(zip(outputs, grad_outputs, strict=True)):
+        roots.append(
+            (_root_edge(output, index), _start_gradient(output, given, index, create_graph))
+        )
     if create_graph and accumulate and not _Warned.create_graph:
         _Warned.create_graph = True  # once per process, as torch's TORCH_WARN_ONCE
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
@@ -938,9 +950,12 @@ def _user_stack() -> str:
 # ---- what the graph needs to make tensors (see graph.tensors) ----------------------------------
 
 
-def _apply_to_values(node: Node, *inputs: Any) -> Tensor:
-    """`apply`, where some inputs may be Python numbers (a formula's `where(mask, 0.0, grad)`)."""
-    like = next(value for value in inputs if isinstance(value, Tensor))
+def _apply_to_values(node: Node, *inputs: Any) -> Tensor | np.ndarray:
+    """`apply`, where some inputs may be Python numbers (a formula's `where(mask, 0.0, grad)`);
+    on arrays alone, just the op's forward."""
+    like = next((value for value in inputs if isinstance(value, Tensor)), None)
+    if like is None:
+        return node.forward(*inputs)
     return Tensor._apply(
         node, *[value if isinstance(value, Tensor) else like._wrap(value) for value in inputs]
     )

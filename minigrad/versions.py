@@ -140,41 +140,41 @@ class SavedTensor:
     (output -> grad_fn -> output).
     """
 
-    __slots__ = (
-        "owner",
-        "had_history",
-        "_values",
-        "_counter",
-        "_storage",
-        "_serial",
-        "saved_version",
-        "is_output",
-        "output_of",
-        "freed",
-        "packed",
-        "unpack_hook",
-    )
+    # An input keeps only `owner`, `saved_version` and `had_history`; everything else starts
+    # with these class-level defaults (one SavedTensor per saved input: kept small and quick).
+    owner: Any = None  # the input tensor (None for an output or a number)
+    had_history = False  # the input was made by an op: backward refuses it after detach_()
+    saved_version = 0
+    _values: np.ndarray | None = None  # an output's (or a number's) array
+    _counter: VersionCounter | None = None
+    _storage: Storage | None = None
+    _serial: int | None = None
+    is_output = False
+    output_of: str | None = None  # an output's node name, for the version error
+    freed = False
+    packed: Any = None  # what a pack hook made of the tensor (see pack_with)
+    unpack_hook: Callable[[Any], Any] | None = None
 
-    def __init__(
-        self,
-        owner: Any,
-        saved_version: int,
-        output: tuple[np.ndarray, VersionCounter, Storage, int] | None = None,
-        output_of: str | None = None,
-    ) -> None:
-        self.owner = owner  # the input tensor (None for an output)
-        # an input made by an op: backward refuses it once detach_() has cut it out
-        self.had_history = owner is not None and owner._grad_fn is not None
+    def __init__(self, owner: Any, saved_version: int) -> None:
+        self.owner = owner
         self.saved_version = saved_version
-        if output is None:
-            self._values = self._counter = self._storage = self._serial = None
-        else:
-            self._values, self._counter, self._storage, self._serial = output
-        self.is_output = output is not None
-        self.output_of = output_of  # an output's node name, for the version error
-        self.freed = False
-        self.packed: Any = None  # what a pack hook made of the tensor (see pack_with)
-        self.unpack_hook: Callable[[Any], Any] | None = None
+        if owner._grad_fn is not None:
+            self.had_history = True
+
+    @classmethod
+    def of_output(
+        cls, values: np.ndarray, counter: VersionCounter, storage: Storage, serial: int, node: str
+    ) -> SavedTensor:
+        """An op's own output (made by `node`), kept as its array, counter and storage."""
+        saved = cls.__new__(cls)
+        saved._values, saved._counter, saved._storage, saved._serial = (
+            values,
+            counter,
+            storage,
+            serial,
+        )
+        saved.saved_version, saved.is_output, saved.output_of = counter.value, True, node
+        return saved
 
     @classmethod
     def of_number(cls, values: np.ndarray) -> SavedTensor:
@@ -182,10 +182,10 @@ class SavedTensor:
 
         The tensor minigrad wrapped the number in is held by nothing else, so nothing can change
         it in place: its counter and storage are made only if a picture asks for them. (A node
-        keeps such a number as its bare array, and makes this only when asked: Node.saved.)
+        keeps such a number as its bare array, and makes this only when asked: Node.raw_saved.)
         """
-        saved = cls(None, 0, (values, None, None, None))
-        saved.is_output = False
+        saved = cls.__new__(cls)
+        saved._values = values
         return saved
 
     def pack_with(

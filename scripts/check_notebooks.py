@@ -2,7 +2,7 @@
 
 nbval executes every code cell but only compares cells that have stored outputs, so a notebook
 saved unexecuted would pass while proving nothing beyond "it runs". This script checks each
-notebook under the given paths (default: notebooks/, recursively, .ipynb_checkpoints skipped):
+notebook under the given paths (default: notebooks/, found as scripts/course.py says):
 
 - every code cell with source has an execution count (empty cells are fine);
 - execution counts increase from top to bottom (the stored outputs come from one clean run);
@@ -10,7 +10,7 @@ notebook under the given paths (default: notebooks/, recursively, .ipynb_checkpo
 - no cell uses the ``# NBVAL_RAISES_EXCEPTION`` comment: nbconvert ignores it and stops there,
   so ``make notebooks`` could not refresh the notebook; use the cell tag instead.
 
-Usage: python scripts/check_notebooks.py [PATH ...]    (exit 1 when any problem is found)
+Usage: python -m scripts.check_notebooks [PATH ...]    (exit 1 when any problem is found)
 """
 
 from __future__ import annotations
@@ -19,31 +19,9 @@ import json
 import sys
 from pathlib import Path
 
+from scripts import course
+
 FIX_HINT = "run `make notebooks` (or `make notebooks NB=<path>`) and commit the result"
-
-
-def find_notebooks(paths: list[Path]) -> list[Path]:
-    """Return the notebooks named by ``paths`` (files or directories), sorted, no checkpoints."""
-    found: set[Path] = set()
-    for path in paths:
-        candidates = [path] if path.is_file() else path.rglob("*.ipynb")
-        for nb in candidates:
-            if ".ipynb_checkpoints" not in nb.parts and nb.suffix == ".ipynb":
-                found.add(nb)
-    return sorted(found)
-
-
-def notebooks_from_args(argv: list[str], program: str) -> list[Path] | None:
-    """The notebooks named on the command line (default notebooks/); None after an error."""
-    paths = [Path(a) for a in argv] or [Path("notebooks")]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        print(f"{program}: no such path: {', '.join(map(str, missing))}")
-        return None
-    notebooks = find_notebooks(paths)
-    if not notebooks:
-        print(f"{program}: no notebooks found; nothing to do")
-    return notebooks
 
 
 def _source(cell: dict) -> str:
@@ -91,7 +69,7 @@ def check_notebook(path: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     """Check the notebooks under ``argv`` (default notebooks/); print problems; return 0 or 1."""
-    notebooks = notebooks_from_args(argv, "check_notebooks")
+    notebooks = course.notebooks_from_args(argv, "check_notebooks")
     if not notebooks:
         return 1 if notebooks is None else 0
 

@@ -4,8 +4,8 @@ Three scenarios, each in fresh kernels (the kernel and settings of ``make notebo
 
 - ``twice``: run the notebook top to bottom, each code cell twice in a row;
 - ``rerun``: for every code cell K, run all cells, then re-run cell K and every cell after it;
-- ``sections``: for every ``##`` heading, restart, run the imports cell (the first code cell),
-  then only that section's cells.
+- ``sections``: for every ``##`` heading, restart, run the imports cell (the first code cell
+  that is not the Colab set-up cell, tagged ``colab-setup``), then only that section's cells.
 
 A cell **fails** when it raises and is not tagged ``raises-exception``. A cell whose text
 output differs from the stored one is listed as **changed** (informational): a cell that changes
@@ -13,9 +13,9 @@ on purpose when re-run (an in-place demo) says so in its source with the word "r
 cells are not listed. Sections may also differ from the stored outputs where they draw random
 numbers, which is why the changed list never fails the check.
 
-Usage: python scripts/check_rerun.py [--scenario twice|rerun|sections|all] [NOTEBOOK ...]
+Usage: python -m scripts.check_rerun [--scenario twice|rerun|sections|all] [NOTEBOOK ...]
 Exit status 1 when any cell failed. ``make check-rerun`` runs all scenarios on every notebook
-(several minutes); tests/test_rerun.py runs a fast subset.
+(several minutes); tests/course/test_rerun.py runs a fast subset.
 """
 
 from __future__ import annotations
@@ -33,9 +33,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_notebooks import notebooks_from_args  # noqa: E402  (a sibling script)
-from run_notebooks import execution_env  # noqa: E402
+from scripts import course
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -92,7 +90,7 @@ class Runner:
         self.nb = copy.deepcopy(nb)
         self.client = NotebookClient(
             self.nb,
-            kernel_name="python3",
+            kernel_name=course.KERNEL,
             timeout=timeout,
             resources={"metadata": {"path": str(path.parent)}},
         )
@@ -133,7 +131,9 @@ def check(path: Path, scenario: str, timeout: int, sample: int | None = None) ->
             order = cells + cells[k:]
             Runner(path, nb, report, timeout).run(order, f"re-run from cell {index + 1}")
     elif scenario == "sections":
-        imports = cells[:1]
+        # the imports cell: the first code cell, after the Colab set-up cell (scripts/colab.py)
+        imports = [i for i in cells if "colab-setup" not in nb.cells[i].metadata.get("tags", [])]
+        imports = imports[:1]
         for title, members in sections(nb):
             order = imports + [i for i in members if i not in imports]
             Runner(path, nb, report, timeout).run(order, f"section '{title}'")
@@ -145,11 +145,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--scenario", choices=["twice", "rerun", "sections", "all"], default="all")
     parser.add_argument("paths", nargs="*")
     args = parser.parse_args(argv)
-    notebooks = notebooks_from_args(args.paths, "check_rerun")
+    notebooks = course.notebooks_from_args(args.paths, "check_rerun")
     if not notebooks:
         return 1 if notebooks is None else 0
-    os.environ.update(execution_env())
-    timeout = int(os.environ["NB_CELL_TIMEOUT"])
+    os.environ.update(course.run_env())  # the kernels nbclient starts inherit it
+    timeout = course.cell_timeout()
     scenarios = ["twice", "rerun", "sections"] if args.scenario == "all" else [args.scenario]
     failed = 0
     for path in notebooks:

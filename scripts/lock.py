@@ -5,10 +5,10 @@ package those ranges resolve to, transitive dependencies included, and ``make se
 with it (``pip install -r requirements.txt -c requirements.lock``), so a fresh clone months from
 now gets the same JupyterLab, nbconvert, numpy and matplotlib that printed the stored outputs.
 
-    python scripts/lock.py write    resolve requirements.txt afresh in a throw-away virtualenv
+    python -m scripts.lock write    resolve requirements.txt afresh in a throw-away virtualenv
                                     and write its exact versions to requirements.lock
                                     (``make lock``; prints what changed)
-    python scripts/lock.py check    run with .venv's Python: fail unless every package
+    python -m scripts.lock check    run with .venv's Python: fail unless every package
                                     requirements.txt needs, directly or not, is installed at the
                                     version the lock pins (``make setup`` runs it)
 
@@ -185,7 +185,7 @@ def main(argv: list[str]) -> int:
     """``write`` or ``check``."""
     commands = {"write": cmd_write, "check": cmd_check}
     if len(argv) != 1 or argv[0] not in commands:
-        print("usage: python scripts/lock.py write|check")
+        print("usage: python -m scripts.lock write|check")
         return 2
     return commands[argv[0]]()
 

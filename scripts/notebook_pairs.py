@@ -9,11 +9,11 @@ The Chinese notebooks (notebooks/zh/) are the exception: they have no twin. They
 by scripts/translations.py from the English notebook and translations/zh/<stem>.md, and that
 translation file is their readable form (notebooks/zh/jupytext.toml turns pairing off there).
 
-    python scripts/notebook_pairs.py check [PATH ...]   fail when a pair differs (make test,
+    python -m scripts.notebook_pairs check [PATH ...]   fail when a pair differs (make test,
                                                         pre-commit); default: every notebook
-    python scripts/notebook_pairs.py sync [PATH ...]    bring pairs in line (see cells_come_from
+    python -m scripts.notebook_pairs sync [PATH ...]    bring pairs in line (see cells_come_from
                                                         for which side gives the cells)
-    python scripts/notebook_pairs.py sync --from-notebooks   rewrite every .md from its notebook
+    python -m scripts.notebook_pairs sync --from-notebooks   rewrite every .md from its notebook
                                                         (after merging branches)
 
 PATH may be a notebook, a paired .md file or a folder (searched recursively).
@@ -32,8 +32,11 @@ import nbformat
 from jupytext.cli import jupytext as jupytext_cli
 from jupytext.config import load_jupytext_config
 
-REPO = Path(__file__).resolve().parent.parent
-NOTEBOOKS = REPO / "notebooks"
+from scripts import course
+
+# Module constants (not course.REPO at each use) so that tests can point them at a copy.
+REPO = course.REPO
+NOTEBOOKS = course.NOTEBOOKS
 MARKDOWN = REPO / "md"
 # Generated notebooks without an md/ twin (see the module docstring).
 UNPAIRED = ("zh",)
@@ -70,10 +73,6 @@ def notebook_for(md: Path) -> Path:
     return (NOTEBOOKS / relative).with_suffix(".ipynb")
 
 
-def _skipped(path: Path) -> bool:
-    return ".ipynb_checkpoints" in path.parts
-
-
 def find_pairs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """The notebooks named by ``paths`` (a .md names its notebook), and .md files without one."""
     notebooks: set[Path] = set()
@@ -85,7 +84,7 @@ def find_pairs(paths: list[Path]) -> tuple[list[Path], list[Path]]:
         else:
             candidates = [path]
         for candidate in candidates:
-            if _skipped(candidate):
+            if course.is_checkpoint(candidate):
                 continue
             if candidate.suffix == ".ipynb" and is_paired(candidate):
                 notebooks.add(candidate)
@@ -259,7 +258,7 @@ def write_md(notebook: Path) -> None:
 def main(argv: list[str]) -> int:
     """``check`` or ``sync`` the pairs under the given paths (default: notebooks/ and md/)."""
     if not argv or argv[0] not in ("check", "sync"):
-        print("usage: python scripts/notebook_pairs.py check|sync [--from-notebooks] [PATH ...]")
+        print("usage: python -m scripts.notebook_pairs check|sync [--from-notebooks] [PATH ...]")
         return 2
     from_notebooks = "--from-notebooks" in argv
     argv = [a for a in argv if a != "--from-notebooks"]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Restore one notebook to the version committed in git: `make reset NB=02_detach`.
 # NB may be a stem (02_detach), a file name (02_detach.ipynb) or a path (notebooks/02_detach.ipynb).
-# Only that file changes; a copy of the edited version is kept in build/reset/ first.
+# Only that file changes; a copy of the edited version is kept in build/reset/ first, under a
+# name no other reset uses: the notebook's path (zh/02_detach -> zh-02_detach), the time, and a
+# number when that name is taken (two resets in the same second keep both copies).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,7 +34,15 @@ if git diff --quiet HEAD -- "$path"; then
     exit 0
 fi
 mkdir -p build/reset
-backup="build/reset/$(basename "$path" .ipynb).$(date +%Y%m%d-%H%M%S).ipynb"
-cp "$path" "$backup"
+rel="${path#notebooks/}"
+stem="build/reset/$(echo "${rel%.ipynb}" | tr '/' '-').$(date +%Y%m%d-%H%M%S)"
+backup="$stem.ipynb"
+n=1
+# set -o noclobber makes the copy fail if the name appeared meanwhile: then try the next one.
+while ! (set -o noclobber; cat "$path" >"$backup") 2>/dev/null; do
+    n=$((n + 1))
+    backup="$stem.$n.ipynb"
+    [[ $n -lt 1000 ]] || die "could not find a free name for the backup in build/reset/"
+done
 git checkout HEAD -- "$path"
 echo "reset: restored $path (your edited copy is in $backup)"

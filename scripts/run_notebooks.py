@@ -2,8 +2,8 @@
 
 Each notebook runs top to bottom with ``jupyter nbconvert --execute --inplace`` on the kernel
 ``python3`` of this virtualenv, in the notebook's own folder, with the environment nbval gets in
-``make test`` (PYTHONHASHSEED=0, the same per-cell timeout). Cells tagged ``raises-exception``
-may raise; any other error stops that notebook and leaves its file unchanged.
+``make test`` (scripts/course.py: PYTHONHASHSEED=0, the same per-cell timeout). Cells tagged
+``raises-exception`` may raise; any other error stops that notebook and leaves its file unchanged.
 
 Afterwards the metadata that changes on every run or every machine is normalised (per-cell
 execution timings, the Python patch version, the kernel's display name), so that a refresh only
@@ -15,13 +15,12 @@ reach the notebook; see scripts/notebook_pairs.py for which side wins) and rewri
 Naming a .md (``make notebooks NB=md/02_detach.md``) takes the cells from it, and creates the
 notebook when it does not exist yet.
 
-Usage: python scripts/run_notebooks.py [NOTEBOOK_OR_MD_OR_DIR ...]    (default: notebooks/,
-without the generated notebooks/zh/, which scripts/translations.py build --execute runs)
+Usage: python -m scripts.run_notebooks [NOTEBOOK_OR_MD_OR_DIR ...]    (default: notebooks/,
+without the generated notebooks/zh/, which `python -m scripts.translations build --execute` runs)
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -30,13 +29,9 @@ from pathlib import Path
 import nbformat
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-# Sibling scripts, not a package: imported through the sys.path entry above.
-import notebook_pairs  # noqa: E402
-from check_notebooks import notebooks_from_args  # noqa: E402
+from scripts import course, notebook_pairs
 
-KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-REPO = Path(__file__).resolve().parent.parent
+REPO = course.REPO
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # The options of the nbstripout hook in .pre-commit-config.yaml (a test keeps the two equal):
 # keep outputs, execution counts and cell ids; leave notebook-level widget state alone (normalise
@@ -53,17 +48,6 @@ NBSTRIPOUT_ARGS = (
 )
 
 
-def execution_env() -> dict[str, str]:
-    """The environment notebooks run in: this venv first on PATH, deterministic hashing."""
-    env = dict(os.environ)
-    venv_bin = str(Path(sys.executable).parent)
-    env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")
-    env["PYTHONHASHSEED"] = "0"
-    env["JUPYTER_PREFER_ENV_PATH"] = "1"
-    env.setdefault("NB_CELL_TIMEOUT", "120")
-    return env
-
-
 def execute(path: Path, env: dict[str, str]) -> bool:
     """Run one notebook in place with nbconvert; return True when it ran to the end."""
     cmd = [
@@ -75,7 +59,7 @@ def execute(path: Path, env: dict[str, str]) -> bool:
         "notebook",
         "--execute",
         "--inplace",
-        "--ExecutePreprocessor.kernel_name=python3",
+        f"--ExecutePreprocessor.kernel_name={course.KERNEL}",
         f"--ExecutePreprocessor.timeout={env['NB_CELL_TIMEOUT']}",
         str(path),
     ]
@@ -85,7 +69,7 @@ def execute(path: Path, env: dict[str, str]) -> bool:
 def normalise(path: Path) -> None:
     """Strip run- and machine-specific metadata from the notebook at ``path``, in place."""
     nb = nbformat.read(path, as_version=4)
-    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["kernelspec"] = dict(course.KERNELSPEC)
     nb.metadata.get("language_info", {}).pop("version", None)
     # Widgets (viz.stepper) live only while their kernel runs: a stored widget view names a
     # random model id, and its saved state would show a stale copy. Keep the HTML/text
@@ -123,7 +107,7 @@ def targets(argv: list[str]) -> list[tuple[Path, bool]] | None:
     others = [a for a in argv if not a.endswith(".md")]
     found = []
     if others or not mds:
-        notebooks = notebooks_from_args(others, "run_notebooks")
+        notebooks = course.notebooks_from_args(others, "run_notebooks")
         if notebooks is None:
             return None
         found += [(nb.resolve(), False) for nb in notebooks]
@@ -140,14 +124,14 @@ def main(argv: list[str]) -> int:
     found = targets(argv)
     if not argv and found:
         # The Chinese notebooks are generated from the English ones once those have run:
-        # `scripts/translations.py build --execute` (the last step of `make notebooks`).
+        # `python -m scripts.translations build --execute` (the last step of `make notebooks`).
         found = [(nb, md_named) for nb, md_named in found if notebook_pairs.is_paired(nb)]
     if not found:
         return 1 if found is None else 0
     # Pairs first: an edit made in a .md reaches its notebook before the notebook runs.
     notebooks = list(dict.fromkeys(notebook_pairs.sync(nb, md_named) for nb, md_named in found))
 
-    env = execution_env()
+    env = course.run_env()
     failed = []
     for nb in notebooks:
         started = time.perf_counter()

@@ -104,7 +104,7 @@ say "installing requirements.txt with the versions pinned in requirements.lock i
 "${PIP[@]}" install --quiet -r requirements.txt "${LOCKED[@]}"
 say "installing minigrad in editable mode"
 "${PIP[@]}" install --quiet -e . "${LOCKED[@]}"
-"$VENV/bin/python" scripts/lock.py check || die "the installed packages do not match \
+"$VENV/bin/python" -m scripts.lock check || die "the installed packages do not match \
 requirements.lock (see above)"
 # Register the venv's interpreter as the kernel "python3" inside the venv itself, so nbval,
 # nbconvert and JupyterLab started from .venv/bin all run notebooks with this interpreter.

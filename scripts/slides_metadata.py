@@ -1,33 +1,31 @@
-"""Give every notebook the slideshow metadata `make slides` needs, and its speaker notes.
+"""Give every notebook the slideshow metadata RISE and `make slides` start from.
 
 Run it after notebooks change (it is idempotent: a second run changes nothing):
 
-    python scripts/slides_metadata.py            # write metadata into notebooks/**/*.ipynb
-    python scripts/slides_metadata.py --check    # exit 1 if any notebook is not up to date
-    python scripts/slides_metadata.py notebooks/02_detach.ipynb   # only these files
+    python -m scripts.slides_metadata            # write metadata into notebooks/**/*.ipynb
+    python -m scripts.slides_metadata --check    # exit 1 if any notebook is not up to date
+    python -m scripts.slides_metadata notebooks/02_detach.ipynb   # only these files
 
 Each cell's `metadata.slideshow.slide_type` follows from the cell alone and the cells before it
 in the same slide, by these rules (in order):
 
-1. a speaker-notes cell (tag `speaker-notes`, written by this script) -> "notes";
-2. an empty cell, or one tagged `slides-skip` -> "skip";
-3. markdown whose first line is a `#` or `##` heading -> "slide" (a new column in reveal.js);
-4. markdown whose first line is a `###` heading -> "subslide" (a new slide below);
-5. any other cell that would push the current slide past LINE_BUDGET lines (source plus
+1. an empty cell, one tagged `slides-skip`, the set-up cell (the notebook's first code cell:
+   imports, seeds, `%xmode`), and every cell of a section (`##`) that holds a `torch-parity`
+   cell (the comparison with real torch is for the test suite, not for a room) -> "skip";
+2. markdown whose first line is a `#` or `##` heading -> "slide" (a new column in reveal.js);
+3. markdown whose first line is a `###` heading -> "subslide" (a new slide below);
+4. any other cell that would push the current slide past LINE_BUDGET lines (source plus
    outputs; a picture counts as PICTURE_LINES, a long output as at most OUTPUT_LINES) starts a
    "subslide", so a long output or a second picture gets a slide of its own;
-6. otherwise a code cell is a "fragment" (it appears on the next key press, after the learner
+5. otherwise a code cell is a "fragment" (it appears on the next key press, after the learner
    has had a moment to predict it) and a markdown cell continues the slide ("-").
 
-Speaker notes come from docs/speaker_notes/<notebook stem>.md: each `## heading text` line
-there names a heading of the notebook (its text without the leading #s), and the paragraphs
-below it become one markdown cell of type "notes" placed right after that heading's cell.
-Notes cells are rewritten on every run; notes whose heading is not in the notebook are reported
-as warnings (the notebook was probably edited: update the notes file).
+Teachers' speaker notes are not notebook cells: a learner's notebook holds nothing for the
+teacher. They live in docs/speaker_notes/ and scripts/build_slides.py puts them into the decks.
+This script removes any notes cell an older version wrote into a notebook (tag `speaker-notes`).
 
 The Chinese notebooks (notebooks/zh/, metadata "language": "zh-CN") are skipped: they get the
-English cells' metadata and translated notes cells from scripts/translations.py, which
-`make notebooks` runs afterwards.
+English cells' metadata from scripts/translations.py, which `make notebooks` runs afterwards.
 
 Notebooks are read and written as plain JSON with the layout Jupyter itself writes (indent 1,
 sorted keys), so a run that changes nothing leaves the files byte-identical.
@@ -36,15 +34,17 @@ sorted keys), so a run that changes nothing leaves the files byte-identical.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
+from scripts import course
+
 REPO = Path(__file__).resolve().parent.parent
-NOTES_DIR = REPO / "docs" / "speaker_notes"
-NOTES_TAG = "speaker-notes"
+NOTES_TAG = "speaker-notes"  # notes cells of older versions: removed
 SKIP_TAG = "slides-skip"
+TORCH_TAG = "torch-parity"  # the cell that replays a notebook with torch (for the tests)
 
 LINE_BUDGET = 30  # lines that fit one slide at reveal.js's default size, roughly
 PICTURE_LINES = 16  # a graph picture takes about this much height
@@ -91,17 +91,73 @@ def cell_lines(cell: dict) -> int:
     return lines + sum(output_lines(o) for o in cell.get("outputs", []))
 
 
+_HEADING_LINE = re.compile(r"^(#{1,6}) \S")
+
+
+def heading_lines(cell: dict) -> list[int]:
+    """Levels of the `#`/`##` heading lines of a markdown cell, in order (outside code fences;
+    a heading may start any line of a cell, not only the first)."""
+    if cell.get("cell_type") != "markdown":
+        return []
+    levels = []
+    fenced = False
+    for line in source_text(cell).split("\n"):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        match = None if fenced else _HEADING_LINE.match(line)
+        if match and len(match.group(1)) <= 2:
+            levels.append(len(match.group(1)))
+    return levels
+
+
+def skipped_cells(cells: list[dict]) -> set[int]:
+    """Indexes of the cells rule 1 keeps off the slides (set-up, torch comparison, empty).
+
+    A torch section runs from its `##` heading to the next one; a cell is in it when both its
+    first and its last line are (a cell that only ends with the torch heading stays).
+    """
+    skipped = set()
+    # the imports cell: the first code cell after the Colab set-up cell (scripts/colab.py),
+    # which is tagged slides-skip itself
+    codes = [
+        i
+        for i, c in enumerate(cells)
+        if c.get("cell_type") == "code"
+        and "colab-setup" not in c.get("metadata", {}).get("tags", [])
+    ]
+    if codes:
+        skipped.add(codes[0])
+    section = 0
+    spans = []  # (section at the cell's first line, section at its last line)
+    for cell in cells:
+        starts_with_heading = heading(cell) is not None and heading(cell)[0] <= 2
+        count = len(heading_lines(cell))
+        first = section + 1 if starts_with_heading else section
+        section += count
+        spans.append((first, section))
+    torch_sections = {
+        spans[i][1]
+        for i, cell in enumerate(cells)
+        if TORCH_TAG in cell.get("metadata", {}).get("tags", [])
+    }
+    for index, cell in enumerate(cells):
+        first, last = spans[index]
+        if first in torch_sections and last in torch_sections:
+            skipped.add(index)
+        tags = cell.get("metadata", {}).get("tags", [])
+        if SKIP_TAG in tags or not source_text(cell).strip():
+            skipped.add(index)
+    return skipped
+
+
 def slide_types(cells: list[dict]) -> list[str]:
     """The slide type of every cell, by the rules in the module docstring."""
     types = []
     used = 0  # lines used on the current (sub)slide
-    for cell in cells:
-        tags = cell.get("metadata", {}).get("tags", [])
+    skipped = skipped_cells(cells)
+    for index, cell in enumerate(cells):
         level = heading(cell)
-        if NOTES_TAG in tags:
-            types.append("notes")
-            continue
-        if SKIP_TAG in tags or not source_text(cell).strip():
+        if index in skipped:
             types.append("skip")
             continue
         lines = cell_lines(cell)
@@ -115,13 +171,18 @@ def slide_types(cells: list[dict]) -> list[str]:
             kind = "fragment" if cell.get("cell_type") == "code" else "-"
             used += lines
         types.append(kind)
-    if types and types[0] not in ("slide", "skip"):
-        types[0] = "slide"  # a deck starts with a slide whatever the first cell is
+    first = next((i for i, kind in enumerate(types) if kind != "skip"), None)
+    if first is not None and types[first] != "slide":
+        types[first] = "slide"  # a deck starts with a slide whatever the first cell is
     return types
 
 
 def read_notes(path: Path) -> dict[str, str]:
-    """Heading text -> notes text, from a speaker-notes file (empty when there is none)."""
+    """Heading text -> notes text, from a speaker-notes file (empty when there is none).
+
+    A file holds one `## heading text` section per heading of the notebook it is named after
+    (docs/speaker_notes/README.md); scripts/build_slides.py reads them.
+    """
     if not path.exists():
         return {}
     notes: dict[str, list[str]] = {}
@@ -134,33 +195,17 @@ def read_notes(path: Path) -> dict[str, str]:
     return {key: "\n".join(lines).strip() for key, lines in notes.items() if "".join(lines)}
 
 
-def notes_cell(key: str, text: str) -> dict:
-    """A markdown cell holding one heading's speaker notes, with a stable id."""
-    digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
-    lines = text.split("\n")
-    return {
-        "cell_type": "markdown",
-        "id": f"notes-{digest}",
-        "metadata": {"slideshow": {"slide_type": "notes"}, "tags": [NOTES_TAG]},
-        "source": [line + "\n" for line in lines[:-1]] + [lines[-1]],
-    }
+def is_notes_cell(cell: dict) -> bool:
+    """A speaker-notes cell an older version of this script wrote into a notebook."""
+    return NOTES_TAG in cell.get("metadata", {}).get("tags", [])
 
 
-def updated(nb: dict, notes: dict[str, str]) -> tuple[dict, list[str]]:
-    """The notebook with fresh notes cells and slide types, and the notes keys not used."""
-    cells = [c for c in nb["cells"] if NOTES_TAG not in c.get("metadata", {}).get("tags", [])]
-    with_notes: list[dict] = []
-    unused = dict(notes)
-    for cell in cells:
-        with_notes.append(cell)
-        level = heading(cell)
-        if level is not None and level[1] in unused:
-            with_notes.append(notes_cell(level[1], unused.pop(level[1])))
-    for cell, kind in zip(with_notes, slide_types(with_notes), strict=True):
+def updated(nb: dict) -> dict:
+    """The notebook without notes cells, with fresh slide types."""
+    cells = [c for c in nb["cells"] if not is_notes_cell(c)]
+    for cell, kind in zip(cells, slide_types(cells), strict=True):
         cell.setdefault("metadata", {})["slideshow"] = {"slide_type": kind}
-        if kind == "notes":
-            cell["metadata"]["tags"] = [NOTES_TAG]
-    return {**nb, "cells": with_notes}, sorted(unused)
+    return {**nb, "cells": cells}
 
 
 def dump(nb: dict) -> str:
@@ -172,22 +217,15 @@ def is_generated(nb: dict) -> bool:
     """Whether ``nb`` is a Chinese notebook, which scripts/translations.py generates (it marks
     them with metadata "language": "zh-CN").
 
-    Its slide metadata is the English cells' (copied with the cells) and its notes cells are
-    the translated English ones, so this script leaves it alone: here the notes would be looked
-    up by Chinese headings in the English notes files, and slide types could drift apart.
+    Its slide metadata is the English cells' (copied with the cells), so this script leaves it
+    alone: slide types computed from the Chinese text could drift apart from the English.
     """
     return nb.get("metadata", {}).get("language") == "zh-CN"
 
 
 def find_notebooks(paths: list[str]) -> list[Path]:
     """Notebooks named on the command line, or every notebook under notebooks/ (recursively)."""
-    roots = [Path(p) for p in paths] or [REPO / "notebooks"]
-    found: set[Path] = set()
-    for root in roots:
-        for nb in [root] if root.is_file() else root.rglob("*.ipynb"):
-            if ".ipynb_checkpoints" not in nb.parts:
-                found.add(nb)
-    return sorted(found)
+    return course.find_notebooks([Path(p) for p in paths] or [course.NOTEBOOKS])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,9 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         nb = json.loads(text)
         if is_generated(nb):
             continue
-        new, unused = updated(nb, read_notes(NOTES_DIR / f"{path.stem}.md"))
-        for key in unused:
-            print(f"warning: {path.name}: speaker notes for a heading it lacks: {key!r}")
+        new = updated(nb)
         if dump(new) == text:
             continue
         stale.append(path)
@@ -214,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         names = ", ".join(p.name for p in stale)
         print(f"slideshow metadata missing or stale in: {names}")
-        print("fix: run `python scripts/slides_metadata.py` and commit the notebooks")
+        print("fix: run `python -m scripts.slides_metadata` and commit the notebooks")
         return 1
     return 0
 

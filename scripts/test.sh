@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Everything `make test` checks, in three stages:
 #   1. lint       ruff check . ; ruff format --check .
-#   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded)
-#   3. notebooks  scripts/check_notebooks.py (stored outputs present), scripts/notebook_pairs.py
-#                 check (each notebook agrees with its md/ pair), scripts/translations.py check
+#   2. unit       pytest tests (unit, property and parity tests; tests/browser excluded); a
+#                 line says how many parity tests ran against torch, or that none did and why
+#   3. notebooks  scripts.check_notebooks (stored outputs present), scripts.notebook_pairs check
+#                 (each notebook agrees with its md/ pair), scripts.translations check
 #                 (notebooks/zh in step with the English ones), then nbval on both languages
+# The notebooks and the environment they run in come from scripts/course.py, as for `make
+# notebooks`, so stored outputs are checked the way they were made.
 # Every stage runs even when an earlier one failed; each ends with one summary line, and the
 # script exits non-zero if any stage failed. Run it through `make test` so setup runs first.
 set -uo pipefail
@@ -16,11 +19,9 @@ if [[ ! -x "$BIN/python" ]]; then
     echo "test: $BIN/python not found; run 'make test' (it sets the environment up first)" >&2
     exit 2
 fi
-# The same environment `make notebooks` uses, so stored outputs are checked as they were made.
 export PATH="$PWD/$BIN:$PATH"
-export PYTHONHASHSEED=0
-export NB_CELL_TIMEOUT="${NB_CELL_TIMEOUT:-120}"
-export JUPYTER_PREFER_ENV_PATH=1
+# The environment `make notebooks` uses (scripts/course.py): venv first, PYTHONHASHSEED, timeout.
+eval "$(python -m scripts.course env)"
 
 RESULTS=build/test-results
 mkdir -p "$RESULTS"
@@ -43,24 +44,35 @@ finish_stage() {
     fi
 }
 
-# "N passed, N failed, N skipped" from one JUnit XML file written by pytest.
+# "N passed, N failed, N skipped" from one JUnit XML file written by pytest; with a second
+# argument, only the test cases whose class name starts with it (tests.parity. for the parity
+# suite), then the reason of the first skip among them on a line of its own.
 junit_counts() {
-    python - "$1" <<'EOF'
+    python - "$@" <<'EOF'
 import sys
 import xml.etree.ElementTree as ET
 
+prefix = sys.argv[2] if len(sys.argv) > 2 else ""
 try:
     root = ET.parse(sys.argv[1]).getroot()
 except (OSError, ET.ParseError):
     print("0 0 0")
     raise SystemExit
-suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
-tests = failed = skipped = 0
-for s in suites:
-    tests += int(s.get("tests", 0))
-    failed += int(s.get("failures", 0)) + int(s.get("errors", 0))
-    skipped += int(s.get("skipped", 0))
-print(tests - failed - skipped, failed, skipped)
+passed = failed = skipped = 0
+reason = ""
+for case in root.iter("testcase"):
+    if not case.get("classname", "").startswith(prefix):
+        continue
+    if case.find("failure") is not None or case.find("error") is not None:
+        failed += 1
+    elif (skip := case.find("skipped")) is not None:
+        skipped += 1
+        reason = reason or skip.get("message", "")
+    else:
+        passed += 1
+print(passed, failed, skipped)
+if prefix:
+    print(reason)
 EOF
 }
 
@@ -89,27 +101,39 @@ case $rc in
     *) finish_stage 2 "unit tests" FAILED "$counts; pytest exit $rc" "$t0" ;;
 esac
 unit_counts=("$passed" "$failed" "$skipped")
+# The parity suite (tests/parity) needs torch: say how many of its tests ran, or why none did.
+{
+    read -r passed failed skipped
+    read -r reason
+} < <(junit_counts "$RESULTS/unit.xml" tests.parity.)
+if ((passed + failed > 0)); then
+    torch_version="$(python -c 'import torch; print(torch.__version__)' 2>/dev/null)"
+    parity="parity: $((passed + failed + skipped)) tests against torch $torch_version ran:"
+    parity+=" $passed passed, $failed failed, $skipped skipped"
+else
+    parity="parity: NOT RUN: ${reason#Skipped: }"
+fi
+echo "$parity"
 
 # ---- stage 3: notebooks --------------------------------------------------------------------
-echo "==> [stage 3/$TOTAL] notebooks: check_notebooks.py, notebook_pairs.py, translations.py," \
-    "then nbval (notebooks/ and notebooks/zh/)"
+echo "==> [stage 3/$TOTAL] notebooks: scripts.check_notebooks, scripts.notebook_pairs," \
+    "scripts.translations, then nbval (notebooks/ and notebooks/zh/)"
 t0=$SECONDS
 nb_counts=(0 0 0)
-mapfile -t notebooks < <(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' \
-    2>/dev/null | sort)
+mapfile -t notebooks < <(python -m scripts.course list)
 if ((${#notebooks[@]} == 0)); then
     echo "no notebooks under notebooks/ yet; nothing to execute"
     finish_stage 3 notebooks ok "no notebooks yet" "$t0"
 else
     problems=()
-    python scripts/check_notebooks.py notebooks || problems+=("unexecuted cells; run 'make notebooks'")
-    python scripts/notebook_pairs.py check \
+    python -m scripts.check_notebooks notebooks \
+        || problems+=("unexecuted cells; run 'make notebooks'")
+    python -m scripts.notebook_pairs check \
         || problems+=("notebook and md/ pair out of sync; run 'make notebooks'")
-    python scripts/translations.py check \
+    python -m scripts.translations check \
         || problems+=("Chinese edition out of step; see the messages above")
-    python -m pytest notebooks --nbval --nbval-current-env \
-        --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout="$NB_CELL_TIMEOUT" \
-        -n 2 --dist loadfile -q --junitxml="$RESULTS/notebooks.xml"
+    mapfile -t nbval_args < <(python -m scripts.course nbval-args)
+    python -m pytest notebooks "${nbval_args[@]}" -q --junitxml="$RESULTS/notebooks.xml"
     rc=$?
     read -r passed failed skipped < <(junit_counts "$RESULTS/notebooks.xml")
     nb_counts=("$passed" "$failed" "$skipped")
@@ -129,6 +153,7 @@ fi
 echo
 echo "==> summary"
 printf '%s\n' "${summaries[@]}"
+echo "$parity"
 if ((${#failed_stages[@]} == 0)); then
     echo "make test: all $TOTAL stages passed"
     status=0

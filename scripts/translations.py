@@ -13,25 +13,35 @@ translation file holds one block per English markdown cell, in notebook order:
 cell's source that the block translates. When the English text changes, the hash no longer
 matches and ``check`` fails until the block is retranslated and ``accept``-ed.
 
-    python scripts/translations.py build [--execute] [NAME ...]   write notebooks/zh/<stem>.ipynb
-    python scripts/translations.py check [NAME ...]     exit 1 when the edition is out of step
-    python scripts/translations.py todo [NAME ...]      what needs (re)translating, with the text
-    python scripts/translations.py update [NAME ...]    add blocks for new English cells, order
+    python -m scripts.translations build [--execute] [NAME ...]   write notebooks/zh/<stem>.ipynb
+    python -m scripts.translations check [NAME ...]     exit 1 when the edition is out of step
+    python -m scripts.translations todo [NAME ...]      what needs (re)translating, with the text
+    python -m scripts.translations update [NAME ...]    add blocks for new English cells, order
                                                         them, drop orphans (alias: skeleton)
-    python scripts/translations.py accept STEM CELL_ID ...   stamp the current English hash on
+    python -m scripts.translations accept STEM CELL_ID ...   stamp the current English hash on
                                                         blocks you have just retranslated
 
 NAME is a stem (``02_detach``) or a path to the English or zh notebook, its md/ twin or its
 translation file; no NAME means every English notebook. ``build --execute`` then runs the built
-notebooks with scripts/run_notebooks.py (``make notebooks`` does both).
+notebooks with scripts.run_notebooks (``make notebooks`` does both).
+
+The feedback of the exercise checks (the package notebooks/course_checks/) is translated the
+same way, under the name ``course_checks``: each message is written once in the code as
+``tr("b1.solved", "English text {field}", field=...)``; its key stands for the cell id, and
+translations/zh/course_checks.md holds one ``<!-- message: KEY en: HASH -->`` block per message.
+``build`` (every time) writes the Chinese messages to notebooks/course_checks/zh.json, which the
+checks read; ``check`` also fails when a block names other {fields} than its English message.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import hashlib
+import json
 import re
+import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,13 +59,19 @@ NEVER_TRANSLATED = "00000000"
 # as a warning instead of failing the 90 % rule. Set it to False once the translations land.
 ALLOW_UNTRANSLATED_PLACEHOLDERS = False
 
-MARKER = re.compile(r"^<!-- cell: (\S+) en: ([0-9a-f]{8}) -->$", re.MULTILINE)
+MARKER = re.compile(r"^<!-- (cell|message): (\S+) en: ([0-9a-f]{8}) -->$", re.MULTILINE)
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 HEADER = (
     "<!-- Chinese (zh-CN) translation of notebooks/{stem}.ipynb: one block per markdown cell.\n"
     "     'cell' is the English cell's id, 'en' the first 8 hex digits of the sha256 of the "
-    "English\n     cell's source at the time of translation (scripts/translations.py todo lists "
+    "English\n     cell's source at the time of translation (scripts.translations todo lists "
     "stale blocks). -->\n"
+)
+CHECKS = "course_checks"  # the exercise checks' messages: a package, not a notebook
+CHECKS_HEADER = (
+    "<!-- Chinese (zh-CN) messages of the exercise checks, notebooks/course_checks/: one block "
+    "per\n     message. 'message' is its key in the code (tr(key, english, ...)), 'en' the first "
+    "8 hex\n     digits of the sha256 of its English text; keep every {field} as it is. -->\n"
 )
 
 
@@ -88,6 +104,15 @@ class Paths:
         """Every English notebook's stem (the top folder only: subfolders are editions)."""
         return sorted(p.stem for p in self.english.glob("*.ipynb"))
 
+    @property
+    def checks(self) -> Path:
+        """notebooks/course_checks/, the package of the exercise checks"""
+        return self.english / CHECKS
+
+    def translated(self) -> list[str]:
+        """What translations/zh/ translates: every notebook, then the checks' messages."""
+        return self.stems() + ([CHECKS] if self.checks.is_dir() else [])
+
 
 @dataclass(frozen=True)
 class Block:
@@ -104,6 +129,7 @@ class Translation:
 
     header: str
     blocks: list[Block]
+    label: str = "cell"  # what a block translates: "cell" (a notebook's) or "message"
 
     def by_id(self) -> dict[str, Block]:
         """The blocks by English cell id."""
@@ -128,19 +154,22 @@ def parse(text: str) -> Translation:
     blocks = []
     for i, mark in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        blocks.append(Block(mark.group(1), mark.group(2), text[mark.end() : end].strip("\n")))
-    return Translation(header, blocks)
+        blocks.append(Block(mark.group(2), mark.group(3), text[mark.end() : end].strip("\n")))
+    return Translation(header, blocks, marks[0].group(1) if marks else "cell")
 
 
 def render(translation: Translation) -> str:
     """The file text of ``translation`` (parse(render(t)) == t)."""
-    parts = [f"<!-- cell: {b.cell_id} en: {b.en_hash} -->\n{b.text}" for b in translation.blocks]
+    label = translation.label
+    parts = [f"<!-- {label}: {b.cell_id} en: {b.en_hash} -->\n{b.text}" for b in translation.blocks]
     return translation.header.rstrip("\n") + "\n\n" + "\n\n".join(parts) + "\n"
 
 
 def read_translation(path: Path) -> Translation:
     """The translation file at ``path``; an empty one (no blocks) when it does not exist."""
     if not path.exists():
+        if path.stem == CHECKS:
+            return Translation(CHECKS_HEADER, [], "message")
         return Translation(HEADER.format(stem=path.stem), [])
     return parse(path.read_text(encoding="utf-8"))
 
@@ -148,6 +177,45 @@ def read_translation(path: Path) -> Translation:
 def markdown_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
     """The notebook's markdown cells, in order."""
     return [cell for cell in nb.cells if cell.cell_type == "markdown"]
+
+
+def check_messages(package: Path) -> dict[str, str]:
+    """The exercise checks' messages, key -> English, in the order of the package's files:
+    every call tr("key", "English ...", ...) whose key and text are string literals."""
+    messages: dict[str, str] = {}
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            if getattr(call.func, "id", None) == "tr":
+                key, english = (getattr(arg, "value", None) for arg in call.args[:2])
+                if isinstance(key, str) and isinstance(english, str):
+                    messages.setdefault(key, english)
+    return messages
+
+
+def english_texts(stem: str, paths: Paths) -> dict[str, str]:
+    """What translations/zh/<stem>.md translates, by id, in order: the notebook's markdown
+    cells, or for course_checks the checks' messages."""
+    if stem == CHECKS:
+        return check_messages(paths.checks)
+    english = read_notebook(paths.english_notebook(stem))
+    return {cell.id: cell.source for cell in markdown_cells(english)}
+
+
+def english_name(stem: str, text_id: str, kind: str = "markdown cell") -> str:
+    """How a message names the English text with id `text_id` (a cell of that kind)."""
+    if stem == CHECKS:
+        return f"English message {text_id} of notebooks/{CHECKS}/"
+    return f"English {kind} {text_id} of notebooks/{stem}.ipynb"
+
+
+def fields(text: str) -> list[str]:
+    """The {fields} a message fills in, sorted (a translation must use the same ones)."""
+    try:
+        return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+    except ValueError:  # a lone { or }: the message cannot be filled in
+        return ["(a lone brace)"]
 
 
 def build_notebook(
@@ -185,8 +253,22 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
+def build_messages(translation: Translation) -> str:
+    """The text of notebooks/course_checks/zh.json: the Chinese message of every block."""
+    messages = {"//": f"written by scripts.translations build from translations/zh/{CHECKS}.md"}
+    messages.update((b.cell_id, b.text) for b in translation.blocks)
+    return json.dumps(messages, ensure_ascii=False, indent=1) + "\n"
+
+
 def build(stem: str, paths: Paths) -> Path:
-    """Write notebooks/zh/<stem>.ipynb from the English notebook and the translation file."""
+    """Write notebooks/zh/<stem>.ipynb from the English notebook and the translation file (for
+    course_checks: notebooks/course_checks/zh.json)."""
+    if stem == CHECKS:
+        target = paths.checks / "zh.json"
+        text = build_messages(read_translation(paths.translation(stem)))
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        return target
     english = read_notebook(paths.english_notebook(stem))
     target = paths.zh_notebook(stem)
     previous = read_notebook(target) if target.exists() else None
@@ -204,51 +286,57 @@ def build(stem: str, paths: Paths) -> Path:
 
 def translation_problems(stem: str, paths: Paths) -> list[str]:
     """Blocks out of step with the English notebook: missing, stale, orphaned or out of order."""
-    english = read_notebook(paths.english_notebook(stem))
+    texts = english_texts(stem, paths)
     path = paths.translation(stem)
     where = f"translations/zh/{stem}.md"
     if not path.exists():
         return [
-            f"{where}: missing. Fix: `python scripts/translations.py update {stem}` writes one "
+            f"{where}: missing. Fix: `python -m scripts.translations update {stem}` writes one "
             "block per English markdown cell; translate them, then `accept`."
         ]
     translation = read_translation(path)
     blocks = translation.by_id()
-    wanted = [cell.id for cell in markdown_cells(english)]
+    wanted = list(texts)
     problems = []
-    for cell in markdown_cells(english):
-        block = blocks.get(cell.id)
+    for text_id, source in texts.items():
+        block = blocks.get(text_id)
         if block is None:
             problems.append(
-                f"{where}: English markdown cell {cell.id} of notebooks/{stem}.ipynb has no "
-                f"block. Fix: `python scripts/translations.py update {stem}`, translate the new "
-                f"block, then `python scripts/translations.py accept {stem} {cell.id}`."
+                f"{where}: {english_name(stem, text_id)} has no "
+                f"block. Fix: `python -m scripts.translations update {stem}`, translate the new "
+                f"block, then `python -m scripts.translations accept {stem} {text_id}`."
             )
         elif block.en_hash == NEVER_TRANSLATED:
             problems.append(
-                f"{where}: block {cell.id} is not translated yet. Fix: translate it, then "
-                f"`python scripts/translations.py accept {stem} {cell.id}`."
+                f"{where}: block {text_id} is not translated yet. Fix: translate it, then "
+                f"`python -m scripts.translations accept {stem} {text_id}`."
             )
-        elif block.en_hash != english_hash(cell.source):
+        elif block.en_hash != english_hash(source):
             problems.append(
-                f"{where}: English cell {cell.id} of notebooks/{stem}.ipynb changed since it was "
-                f"translated (hash {block.en_hash}, now {english_hash(cell.source)}). Fix: "
-                f"`python scripts/translations.py todo {stem}` shows the new English text; "
-                f"retranslate the block, then `python scripts/translations.py accept {stem} "
-                f"{cell.id}`."
+                f"{where}: {english_name(stem, text_id, 'cell')} changed since it was "
+                f"translated (hash {block.en_hash}, now {english_hash(source)}). Fix: "
+                f"`python -m scripts.translations todo {stem}` shows the new English text; "
+                f"retranslate the block, then `python -m scripts.translations accept {stem} "
+                f"{text_id}`."
+            )
+        elif stem == CHECKS and fields(block.text) != fields(source):
+            problems.append(
+                f"{where}: block {text_id} fills in {fields(block.text)}, its English message "
+                f"{fields(source)}. Fix: use the English message's {{fields}} in the block."
             )
     for block in translation.blocks:
         if block.cell_id not in wanted:
             problems.append(
-                f"{where}: block {block.cell_id} belongs to no English markdown cell (orphan). "
-                f"Fix: `python scripts/translations.py update {stem}` drops it."
+                f"{where}: block {block.cell_id} belongs to no "
+                f"{'English message' if stem == CHECKS else 'English markdown cell'} (orphan). "
+                f"Fix: `python -m scripts.translations update {stem}` drops it."
             )
     present = [b.cell_id for b in translation.blocks if b.cell_id in wanted]
     ids = [b.cell_id for b in translation.blocks]
     if present != [i for i in wanted if i in present] or len(ids) != len(set(ids)):
         problems.append(
             f"{where}: blocks are duplicated or not in the notebook's order. Fix: "
-            f"`python scripts/translations.py update {stem}` puts them in order."
+            f"`python -m scripts.translations update {stem}` puts them in order."
         )
     return problems
 
@@ -262,6 +350,15 @@ def chinese_share(nb: nbformat.NotebookNode) -> float:
 def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
     """Problems of notebooks/zh/<stem>.ipynb against what `build` would write, and the stem
     again as a warning when it is an untranslated placeholder that is allowed for now."""
+    if stem == CHECKS:
+        built = build_messages(read_translation(paths.translation(stem)))
+        target = paths.checks / "zh.json"
+        if not target.exists() or target.read_text(encoding="utf-8") != built:
+            return [
+                f"notebooks/{CHECKS}/zh.json is not what translations/zh/{CHECKS}.md says. "
+                f"Fix: `python -m scripts.translations build {CHECKS}`."
+            ], []
+        return [], []
     zh_path = paths.zh_notebook(stem)
     shown = f"notebooks/zh/{stem}.ipynb"
     fix = f"Fix: `make notebooks NB=notebooks/{stem}.ipynb` (or translations.py build {stem})"
@@ -308,7 +405,7 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
     if share < MIN_CHINESE:
         message = (
             f"{shown}: only {share:.0%} of its markdown cells are in Chinese (at least "
-            f"{MIN_CHINESE:.0%} must be). Fix: `python scripts/translations.py todo {stem}` "
+            f"{MIN_CHINESE:.0%} must be). Fix: `python -m scripts.translations todo {stem}` "
             f"lists the untranslated blocks of translations/zh/{stem}.md."
         )
         if ALLOW_UNTRANSLATED_PLACEHOLDERS and share == 0.0:
@@ -320,7 +417,7 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
 
 def edition_problems(paths: Paths) -> list[str]:
     """zh notebooks or translation files that belong to no English notebook."""
-    stems = set(paths.stems())
+    stems = set(paths.translated())
     problems = []
     for nb in sorted(paths.zh.glob("*.ipynb")):
         if nb.stem not in stems:
@@ -357,7 +454,9 @@ def check(stems: list[str], paths: Paths, whole_edition: bool) -> int:
     if problems:
         print(f"translations: {len(problems)} problem(s); the Chinese edition is out of step")
         return 1
-    print(f"translations: {len(stems)} zh notebook(s) in step with the English ones")
+    notebooks = [stem for stem in stems if stem != CHECKS]
+    messages = " and the checks' messages" if CHECKS in stems else ""
+    print(f"translations: {len(notebooks)} zh notebook(s){messages} in step with the English ones")
     return 0
 
 
@@ -368,22 +467,26 @@ def todo(stems: list[str], paths: Paths) -> int:
     """List the blocks to (re)translate, with the current English text; return how many."""
     count = 0
     for stem in stems:
-        english = read_notebook(paths.english_notebook(stem))
         blocks = read_translation(paths.translation(stem)).by_id()
-        for cell in markdown_cells(english):
-            block = blocks.get(cell.id)
+        for text_id, source in english_texts(stem, paths).items():
+            block = blocks.get(text_id)
             if block is None:
                 reason = "no block yet (run `update` first)"
             elif block.en_hash == NEVER_TRANSLATED or not is_chinese(block.text):
                 reason = "not translated"
-            elif block.en_hash != english_hash(cell.source):
+            elif block.en_hash != english_hash(source):
                 reason = "the English text changed since the translation"
             else:
                 continue
             count += 1
-            print(f"== notebooks/{stem}.ipynb  cell {cell.id}: {reason}")
-            print(f"   then: python scripts/translations.py accept {stem} {cell.id}")
-            print(cell.source)
+            where = (
+                f"notebooks/{CHECKS}/  message"
+                if stem == CHECKS
+                else f"notebooks/{stem}.ipynb  cell"
+            )
+            print(f"== {where} {text_id}: {reason}")
+            print(f"   then: python -m scripts.translations accept {stem} {text_id}")
+            print(source)
             print()
     print(f"translations: {count} block(s) to translate")
     return count
@@ -397,27 +500,26 @@ def update(stem: str, paths: Paths) -> bool:
     unless an orphan block translates exactly that text (a cell whose id changed). Orphans are
     dropped, and printed so their text is not lost silently. Returns whether the file changed.
     """
-    english = read_notebook(paths.english_notebook(stem))
+    texts = english_texts(stem, paths)
     path = paths.translation(stem)
     old = read_translation(path)
     blocks = old.by_id()
-    wanted = {cell.id for cell in markdown_cells(english)}
-    orphans = {b.en_hash: b for b in old.blocks if b.cell_id not in wanted}
+    orphans = {b.en_hash: b for b in old.blocks if b.cell_id not in texts}
     new_blocks = []
-    for cell in markdown_cells(english):
-        if cell.id in blocks:
-            new_blocks.append(blocks[cell.id])
-        elif english_hash(cell.source) in orphans:
-            moved = orphans.pop(english_hash(cell.source))
-            new_blocks.append(Block(cell.id, moved.en_hash, moved.text))
-            print(f"translations: {stem}: block {moved.cell_id} is now cell {cell.id}")
+    for text_id, source in texts.items():
+        if text_id in blocks:
+            new_blocks.append(blocks[text_id])
+        elif english_hash(source) in orphans:
+            moved = orphans.pop(english_hash(source))
+            new_blocks.append(Block(text_id, moved.en_hash, moved.text))
+            print(f"translations: {stem}: block {moved.cell_id} is now {text_id}")
         else:
-            new_blocks.append(Block(cell.id, NEVER_TRANSLATED, cell.source))
-            print(f"translations: {stem}: new block {cell.id} (English text as placeholder)")
+            new_blocks.append(Block(text_id, NEVER_TRANSLATED, source))
+            print(f"translations: {stem}: new block {text_id} (English text as placeholder)")
     for orphan in orphans.values():
         print(f"translations: {stem}: dropped orphan block {orphan.cell_id}:\n{orphan.text}\n")
     header = old.header if old.header.strip() else HEADER.format(stem=stem)
-    text = render(Translation(header, new_blocks))
+    text = render(Translation(header, new_blocks, old.label))
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -427,27 +529,27 @@ def update(stem: str, paths: Paths) -> bool:
 
 def accept(stem: str, cell_ids: list[str], paths: Paths) -> int:
     """Stamp the current English hash on the named blocks (after they were retranslated)."""
-    english = {c.id: c for c in markdown_cells(read_notebook(paths.english_notebook(stem)))}
+    english = english_texts(stem, paths)
     path = paths.translation(stem)
     translation = read_translation(path)
     blocks = translation.by_id()
     unknown = [i for i in cell_ids if i not in blocks or i not in english]
     if unknown:
         print(
-            f"translations: {stem}: no block or no English markdown cell with id "
-            f"{', '.join(unknown)}; `python scripts/translations.py todo {stem}` lists the ids"
+            f"translations: {stem}: no block or no English text with id "
+            f"{', '.join(unknown)}; `python -m scripts.translations todo {stem}` lists the ids"
         )
         return 1
     for cell_id in cell_ids:
         if not is_chinese(blocks[cell_id].text):
             print(f"translations: warning: {stem} block {cell_id} has no Chinese text yet")
     stamped = [
-        Block(b.cell_id, english_hash(english[b.cell_id].source), b.text)
-        if b.cell_id in cell_ids
-        else b
+        Block(b.cell_id, english_hash(english[b.cell_id]), b.text) if b.cell_id in cell_ids else b
         for b in translation.blocks
     ]
-    path.write_text(render(Translation(translation.header, stamped)), encoding="utf-8")
+    path.write_text(
+        render(Translation(translation.header, stamped, translation.label)), encoding="utf-8"
+    )
     print(f"translations: {stem}: accepted {', '.join(cell_ids)}")
     return 0
 
@@ -458,7 +560,7 @@ def accept(stem: str, cell_ids: list[str], paths: Paths) -> int:
 def stem_of(name: str, paths: Paths) -> str | None:
     """The notebook stem ``name`` stands for (a stem or any of its files); None if unknown."""
     stem = Path(name).stem if name.endswith((".ipynb", ".md")) else name
-    return stem if paths.english_notebook(stem).exists() else None
+    return stem if stem in paths.translated() else None
 
 
 def stems_of(names: list[str], paths: Paths) -> list[str | None]:
@@ -466,7 +568,7 @@ def stems_of(names: list[str], paths: Paths) -> list[str | None]:
     stems: list[str | None] = []
     for name in names:
         if Path(name).is_dir():
-            stems += paths.stems()
+            stems += paths.translated()
         else:
             stems.append(stem_of(name, paths))
     return stems
@@ -488,7 +590,7 @@ def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
     args = parser.parse_args(argv)
 
     names = [args.stem] if args.command == "accept" else args.names
-    stems = stems_of(names, paths) or paths.stems()
+    stems = stems_of(names, paths) or paths.translated()
     if None in stems:
         bad = [n for n in names if not Path(n).is_dir() and stem_of(n, paths) is None]
         print(f"translations: no English notebook for {', '.join(bad)} (in {paths.english})")
@@ -496,12 +598,13 @@ def main(argv: list[str] | None = None, paths: Paths | None = None) -> int:
     stems = list(dict.fromkeys(s for s in stems if s is not None))
 
     if args.command == "build":
-        built = [build(stem, paths) for stem in stems]
+        if CHECKS in paths.translated() and CHECKS not in stems:
+            stems.append(CHECKS)  # the zh notebooks run the checks: their messages come too
+        built = [nb for nb in (build(stem, paths) for stem in stems) if nb.suffix == ".ipynb"]
         print(f"translations: built {len(built)} zh notebook(s) in {paths.zh}")
         if not args.execute:
             return 0
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import run_notebooks  # a sibling script (slow to import: only when executing)
+        from scripts import run_notebooks  # slow to import (nbconvert): only when executing
 
         return run_notebooks.main([str(nb) for nb in built])
     if args.command == "check":

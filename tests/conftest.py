@@ -1,10 +1,7 @@
 """Settings shared by every test under tests/."""
 
 import os
-import subprocess
-import sys
 
-import pytest
 from hypothesis import settings
 
 # No per-example deadline: timings on a shared 2-core machine vary too much to be a signal.
@@ -12,24 +9,3 @@ settings.register_profile("default", deadline=None)
 # In CI, draw the same examples on every run so a failure can be reproduced from the log.
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
-
-
-@pytest.fixture
-def outputs_under_hash_seeds():
-    """Run a Python script in fresh interpreters with different PYTHONHASHSEED values.
-
-    Returns the standard outputs, one per seed: a test asserts they are equal, which shows the
-    output does not depend on set or dict ordering of strings (or on id()).
-    """
-
-    def run(script: str, seeds: tuple[str, ...] = ("0", "4242")) -> list[str]:
-        outputs = []
-        for seed in seeds:
-            env = dict(os.environ, PYTHONHASHSEED=seed)
-            done = subprocess.run(
-                [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
-            )
-            outputs.append(done.stdout)
-        return outputs
-
-    return run

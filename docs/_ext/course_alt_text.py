@@ -17,6 +17,7 @@ from typing import Any
 from docutils import nodes
 
 MAX_LABELS = 14
+ZH_DOCS = ("zh/", "notebooks/zh/")  # the Chinese pages of the site
 _TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.DOTALL)
 
 
@@ -30,22 +31,36 @@ def svg_labels(svg: str) -> list[str]:
     return seen
 
 
-def alt_for_svg(svg: str, page_title: str) -> str:
+# The words of an alt text, per language of the page ("zh": Chinese pages and decks).
+ALT_WORDS = {
+    "en": (
+        "Autograd graph drawn by minigrad.viz: ",
+        "; ",
+        "; and {n} more labels",
+        "Picture from ",
+    ),
+    "zh": ("minigrad.viz 画出的计算图：", "；", "；另有 {n} 个标签", "图片，出自："),
+}
+
+
+def alt_for_svg(svg: str, page_title: str, language: str = "en") -> str:
     """Alt text for a picture given as SVG text (a Graphviz SVG gets its labels listed)."""
+    lead, sep, more_text, picture = ALT_WORDS["zh" if language.startswith("zh") else "en"]
     labels = svg_labels(svg)
     if labels:
-        shown = "; ".join(labels[:MAX_LABELS])
+        shown = sep.join(labels[:MAX_LABELS])
         extra = len(labels) - MAX_LABELS
-        more = f"; and {extra} more labels" if extra > 0 else ""
-        return f"Autograd graph drawn by minigrad.viz: {shown}{more}"
-    return f"Picture from {page_title}"
+        more = more_text.format(n=extra) if extra > 0 else ""
+        return f"{lead}{shown}{more}"
+    return f"{picture}{page_title}"
 
 
-def alt_for(path: Path | None, page_title: str) -> str:
+def alt_for(path: Path | None, page_title: str, language: str = "en") -> str:
     """Alt text for one image file."""
     if path is not None and path.suffix == ".svg" and path.is_file():
-        return alt_for_svg(path.read_text(encoding="utf-8", errors="replace"), page_title)
-    return f"Picture from {page_title}"
+        svg = path.read_text(encoding="utf-8", errors="replace")
+        return alt_for_svg(svg, page_title, language)
+    return alt_for_svg("", page_title, language)
 
 
 def add_alt_text(app: Any, doctree: nodes.document) -> None:
@@ -63,7 +78,8 @@ def add_alt_text(app: Any, doctree: nodes.document) -> None:
             path = candidate if candidate.is_absolute() else Path(env.srcdir) / candidate
             if not path.exists():
                 path = Path(env.doc2path(env.docname)).parent / uri
-        image["alt"] = alt_for(path, page_title)
+        language = "zh" if env.docname.startswith(ZH_DOCS) else "en"
+        image["alt"] = alt_for(path, page_title, language)
 
 
 def setup(app: Any) -> dict[str, Any]:

@@ -294,7 +294,11 @@ def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class DelayedError(Node):
-    """Stands for a once_differentiable backward in a recorded graph: differentiating it raises."""
+    """Stands for a once_differentiable backward in a recorded graph: differentiating it raises
+    (torch's node is named `Error`)."""
+
+    def name(self) -> str:
+        return "Error"
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return a

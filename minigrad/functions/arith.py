@@ -41,6 +41,10 @@ class AddBackward0(Node):
             return _promoted(np.add, a, b)
         return np.add(a, b * self.alpha, dtype=result_dtype(a, b))
 
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a += alpha * b`, written into a's memory (add_ when nothing is recorded)."""
+        np.add(a, b if self.alpha == 1 else b * self.alpha, out=a)
+
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, grad if self.alpha == 1 else grad * self.alpha
 
@@ -56,6 +60,10 @@ class SubBackward0(Node):
         if self.alpha == 1:
             return _promoted(np.subtract, a, b)
         return np.subtract(a, b * self.alpha, dtype=result_dtype(a, b))
+
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a -= alpha * b`, written into a's memory (sub_ when nothing is recorded)."""
+        np.subtract(a, b if self.alpha == 1 else b * self.alpha, out=a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return grad, -grad * self.alpha
@@ -78,10 +86,14 @@ class RsubBackward1(Node):
 class MulBackward0(Node):
     """mul(self, other) -- self: grad * other; other: grad * self."""
 
+    saves = (("other", 1, 0), ("self", 0, 1))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("other", 1, for_input=0)
-        self.save("self", 0, for_input=1)
         return _promoted(np.multiply, a, b)
+
+    def forward_into(self, a: np.ndarray, b: np.ndarray) -> None:
+        """`a *= b`, written into a's memory (mul_ when nothing is recorded)."""
+        np.multiply(a, b, out=a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad
@@ -94,9 +106,9 @@ class MulBackward0(Node):
 class DivBackward0(Node):
     """div(self, other) -- self: grad / other; other: -grad * self / (other * other)."""
 
+    saves = (("self", 0, 1), ("other", 1, None))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("self", 0, for_input=1)
-        self.save("other", 1)
         with np.errstate(**_QUIET):
             return np.divide(a, b, dtype=float_dtype(a, b))
 
@@ -136,12 +148,13 @@ class PowBackward0(Node):
     """pow(self, exponent: number) -- self: 0 if exponent == 0 else
     grad * exponent * self ** (exponent - 1)."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, exponent: float) -> None:
         super().__init__()
         self.exponent = exponent
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         # an integer tensor stays integer for an integer exponent, else becomes float32
         fractional = isinstance(self.exponent, float) and a.dtype.kind != "f"
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
@@ -162,11 +175,11 @@ class PowBackward1(Node):
     self: 0 where exponent == 0, else grad * exponent * self ** (exponent - 1);
     exponent: 0 where self == 0 and exponent >= 0, else grad * result * log(self)."""
 
+    saves = (("self", 0, None), ("exponent", 1, None))
+
     saves_result = True
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("exponent", 1)
         with np.errstate(**_QUIET):
             return np.power(a, b, dtype=result_dtype(a, b))
 
@@ -189,6 +202,8 @@ class PowBackward2(Node):
     """pow(number, self) -- self: 0 if number == 0 and self >= 0, else
     grad * result * log(number)."""
 
+    saves = (("self", 0, None),)
+
     saves_result = True
 
     def __init__(self, base: float) -> None:
@@ -196,7 +211,6 @@ class PowBackward2(Node):
         self.base = base
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         integral = isinstance(self.base, int) and a.dtype.kind in "iub"
         dtype = np.int64 if integral else float_dtype(a)  # 2 ** int stays int, as in torch
         with np.errstate(**_QUIET):
@@ -281,9 +295,9 @@ class RemainderBackward0(Node):
 class RemainderBackward1(Node):
     """remainder(self, other) -- self: grad; other: -grad * floor(self / other)."""
 
+    saves = (("self", 0, 1), ("other", 1, 1))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("self", 0, for_input=1)
-        self.save("other", 1, for_input=1)
         return remainder(a, b)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

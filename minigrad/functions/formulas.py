@@ -18,6 +18,7 @@ import numpy as np
 
 from ..dtypes import from_numpy_dtype
 from ..engine import unbroadcast
+from ..grad_mode import _state
 from ..graph import Node, tensors
 
 __all__ = [
@@ -42,11 +43,14 @@ def is_array(value: Any) -> bool:
 
 
 def record(node: Node, *inputs: Any) -> Any:
-    """`node`'s op on `inputs`: its forward on arrays, a recorded op on tensors."""
-    for value in inputs:
-        if not (is_array(value) or isinstance(value, (int, float))):
-            return tensors.apply(node, *inputs)
-    return node.forward(*inputs)  # (numbers stay Python numbers: numpy keeps the array dtype)
+    """`node`'s op on `inputs`: its forward on arrays, a recorded op on tensors.
+
+    Backward runs with grad mode off, except with create_graph=True: then the values are
+    tensors and the op is recorded (graph.tensors.apply runs a bare forward on arrays too).
+    """
+    if not _state.enabled:
+        return node.forward(*inputs)  # (numbers stay Python numbers: numpy keeps the dtype)
+    return tensors.apply(node, *inputs)
 
 
 sum_to = unbroadcast  # `grad` summed down to `shape` (the backward of broadcasting)

@@ -21,13 +21,13 @@ def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
 class MmBackward0(Node):
     """mm(self, mat2) -- self: grad @ mat2.T; mat2: self.T @ grad."""
 
+    saves = (("self", 0, 1), ("mat2", 1, 0))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = a.shape, b.shape
         if k != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         _check_same_dtype(a, b)
-        self.save("self", 0, for_input=1)
-        self.save("mat2", 1, for_input=0)
         return a @ b
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -41,6 +41,8 @@ class MmBackward0(Node):
 class MvBackward0(Node):
     """mv(self, vec) -- self: outer(grad, vec); vec: self.T @ grad."""
 
+    saves = (("self", 0, 1), ("vec", 1, 0))
+
     def forward(self, a: np.ndarray, v: np.ndarray) -> np.ndarray:
         (n, k), (k2,) = a.shape, v.shape
         if k != k2:
@@ -50,8 +52,6 @@ class MvBackward0(Node):
             raise RuntimeError(
                 f"addmv input tensors must have the same dtype, but got {vec}, {mat}, and {vec}"
             )
-        self.save("self", 0, for_input=1)
-        self.save("vec", 1, for_input=0)
         return a @ v
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -65,6 +65,8 @@ class MvBackward0(Node):
 class DotBackward0(Node):
     """dot(self, tensor) -- self: grad * tensor; tensor: grad * self."""
 
+    saves = (("self", 0, 1), ("tensor", 1, 0))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.shape != b.shape:
             n, m = a.size, b.size
@@ -77,8 +79,6 @@ class DotBackward0(Node):
                 "dot : expected both vectors to have same dtype, but found "
                 f"{kind_word(a.dtype)} and {kind_word(b.dtype)}"
             )
-        self.save("self", 0, for_input=1)
-        self.save("tensor", 1, for_input=0)
         return np.asarray(a @ b)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -93,14 +93,14 @@ class BmmBackward0(Node):
     """bmm(self, mat2): a batch of matrix products -- self: grad @ mat2^T; mat2: self^T @ grad
     (^T swaps the last two dims)."""
 
+    saves = (("self", 0, 1), ("mat2", 1, 0))
+
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype != b.dtype:
             raise RuntimeError(
                 f"expected scalar type {from_numpy_dtype(a.dtype).torch_kind} but found "
                 f"{from_numpy_dtype(b.dtype).torch_kind}"
             )
-        self.save("self", 0, for_input=1)
-        self.save("mat2", 1, for_input=0)
         return np.matmul(a, b)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:

@@ -50,6 +50,8 @@ class AddmmBackward0(Node):
     older graph through this layer unusable, as in torch.
     """
 
+    saves = (("mat1", 1, 2), ("mat2", 2, 1))
+
     def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = mat1.shape, mat2.shape
         if k != k2:
@@ -58,8 +60,6 @@ class AddmmBackward0(Node):
             raise RuntimeError(
                 f"mat1 and mat2 must have the same dtype, but got {_kind(mat1)} and {_kind(mat2)}"
             )
-        self.save("mat1", 1, for_input=2)
-        self.save("mat2", 2, for_input=1)
         return mat1 @ mat2 + bias
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
@@ -103,11 +103,12 @@ class EmbeddingBackward0(Node):
 class LeakyReluBackward0(Node):
     """leaky_relu(self, negative_slope) -- self: grad where self > 0, else grad * slope."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, negative_slope: float) -> None:
         self.negative_slope = negative_slope
 
     def forward(self, x: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.where(x > 0, x, x * self.negative_slope).astype(x.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -164,12 +165,12 @@ class MseLossBackward0(Node):
     """mse_loss(self, target, reduction) -- self: 2 * (self - target) * grad (reduced back);
     target: the same with the opposite sign."""
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(self, reduction: str) -> None:
         self.reduction = reduction
 
     def forward(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("target", 1)
         diff = x - target
         return _reduce(diff * diff, self.reduction)
 
@@ -243,6 +244,8 @@ class BinaryCrossEntropyBackward0(Node):
     As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss.
     """
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
         self.weight = weight
         self.reduction = reduction
@@ -250,8 +253,6 @@ class BinaryCrossEntropyBackward0(Node):
     def forward(self, p: np.ndarray, t: np.ndarray) -> np.ndarray:
         if np.any((p < 0) | (p > 1)):
             raise RuntimeError("all elements of input should be between 0 and 1")
-        self.save("self", 0)
-        self.save("target", 1)
         with np.errstate(divide="ignore"):
             log_p = np.maximum(np.log(p), -100)
             log_not_p = np.maximum(np.log1p(-p), -100)
@@ -284,6 +285,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     loss = (1 - t) * x + c * softplus(-x), and softplus(-x) = max(-x, 0) + log1p(exp(-|x|)).
     """
 
+    saves = (("self", 0, None), ("target", 1, None))
+
     def __init__(
         self, weight: np.ndarray | None, pos_weight: np.ndarray | None, reduction: str
     ) -> None:
@@ -292,8 +295,6 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         self.reduction = reduction
 
     def forward(self, x: np.ndarray, t: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
-        self.save("target", 1)
         softplus_neg = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
         scale = 1 if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
         losses = (1 - t) * x + scale * softplus_neg

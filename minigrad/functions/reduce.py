@@ -116,13 +116,14 @@ class MaxBackward1(Node):
     """max(self) -- self: evenly_distribute_backward(grad, self, result): the gradient is shared
     between the elements equal to the maximum (the nan ones, if the maximum is nan)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
             raise RuntimeError(
                 "max(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        self.save("self", 0)
         return np.asarray(np.max(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -176,13 +177,14 @@ class MinBackward1(MaxBackward1):
     """min(self) -- self: evenly_distribute_backward(grad, self, result): shared between the
     elements equal to the minimum."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
             raise RuntimeError(
                 "min(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        self.save("self", 0)
         return np.asarray(np.min(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -208,13 +210,14 @@ class AmaxBackward0(Node):
     """amax(self, dim, keepdim) -- self: grad shared evenly between the elements equal to the
     maximum along dim."""
 
+    saves = (("self", 0, None),)
+
     reduce = staticmethod(np.max)
 
     def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
         self.axes, self.keepdim = axes, keepdim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.asarray(self.reduce(a, axis=self.axes, keepdims=self.keepdim))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -237,11 +240,12 @@ class AminBackward0(AmaxBackward0):
 class VarBackward0(Node):
     """var(self, dim, correction, keepdim) -- self: grad * 2 * (self - mean) / (N - correction)."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
         self.axes, self.correction, self.keepdim = axes, correction, keepdim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         count = math.prod(a.shape[i] for i in self.axes)
         centered = a - a.mean(axis=self.axes, keepdims=True)
         squares = np.add.reduce(centered * centered, axis=self.axes, keepdims=self.keepdim)
@@ -280,13 +284,14 @@ class LinalgVectorNormBackward0(Node):
     grad * self * |self|^(p-2) / result^(p-1) (p = 2: grad * self / result; p = 1:
     grad * sgn(self); p = inf: shared between the largest |self|; p = 0: zero)."""
 
+    saves = (("self", 0, None),)
+
     saves_result = True
 
     def __init__(self, order: float, axes: tuple[int, ...], keepdim: bool) -> None:
         self.order, self.axes, self.keepdim = order, axes, keepdim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         magnitude = np.abs(a)
         p, axes, keep = self.order, self.axes, self.keepdim
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

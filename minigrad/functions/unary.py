@@ -20,8 +20,9 @@ class WhereBackward0(Node):
     """where(condition, self, other) -- self: where(condition, grad, 0);
     other: where(condition, 0, grad) (the bool condition gets no gradient)."""
 
+    saves = (("condition", 0, None),)
+
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        self.save("condition", 0)
         return np.where(condition, a, b)
 
     def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray | None, np.ndarray | None]:
@@ -50,8 +51,9 @@ class ExpBackward0(Node):
 class LogBackward0(Node):
     """log(self) -- self: grad / self."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         with np.errstate(**_QUIET):
             return np.log(a.astype(float_dtype(a), copy=False))
 
@@ -63,8 +65,9 @@ class LogBackward0(Node):
 class Log1PBackward0(Node):
     """log1p(self) = log(1 + self), accurate near 0 -- self: grad / (self + 1)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         with np.errstate(**_QUIET):
             return np.log1p(a.astype(float_dtype(a), copy=False))
 
@@ -101,9 +104,9 @@ class SigmoidBackwardBackward0(Node):
     of SigmoidBackward0 as an op of its own, as in torch, so it can be differentiated again --
     grad_output: grad * output * (1 - output); output: grad * grad_output * (1 - 2 * output)."""
 
+    saves = (("grad_output", 0, 1), ("output", 1, None))
+
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
-        self.save("grad_output", 0, for_input=1)
-        self.save("output", 1)
         local = np.subtract(1, output, out=np.empty_like(output))  # in one new array
         local *= output
         local *= grad_output
@@ -166,8 +169,9 @@ def sign_or_zero(values: np.ndarray) -> np.ndarray:
 class AbsBackward0(Node):
     """abs(self) -- self: grad * sgn(self) (0 at 0 and at nan, as in torch)."""
 
+    saves = (("self", 0, None),)
+
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         return np.abs(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -187,13 +191,14 @@ class SignBackward0(Node):
 class ClampBackward1(Node):
     """clamp(self, min, max) -- self: grad where min <= self <= max, else 0."""
 
+    saves = (("self", 0, None),)
+
     def __init__(self, low: float | None, high: float | None) -> None:
         if low is None and high is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         self.low, self.high = low, high
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        self.save("self", 0)
         dtype = a.dtype
         if dtype.kind != "f" and any(isinstance(b, float) for b in (self.low, self.high)):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch

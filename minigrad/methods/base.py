@@ -28,6 +28,9 @@ NUMPY_OF_GRAD_MESSAGE = (
 )
 
 
+_NUMBERS: dict[tuple[type, object, np.dtype], Any] = {}  # see TensorBase._number
+
+
 class TensorBase:
     """The root of Tensor's method groups (methods/*.py); see tensor.py for the Tensor itself."""
 
@@ -53,26 +56,36 @@ class TensorBase:
         if isinstance(value, TensorBase):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
-            wrapped = self._from_array(np.array(value, dtype=self._array.dtype))
-            wrapped._wrapped_number = True
-            return wrapped
+            return self._number(value, self._array.dtype)
         if isinstance(value, (bool, numbers.Number, np.number, np.bool_)):
             if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
                 return None
-            dtype = dtypes.scalar_dtype(value, self._array.dtype)
-            if dtype.kind == "f":
-                return self._number(np.array(value, dtype=dtype))
-            return self._number(np.asarray(value).astype(dtype))  # ints wrap, as torch
+            return self._number(value, dtypes.scalar_dtype(value, self._array.dtype))
         if isinstance(value, np.ndarray):
             if self.requires_grad:
                 raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
             return self._from_array(np.array(value))
         return None
 
-    def _number(self, array: np.ndarray) -> Tensor:
-        """A Python number as a 0-d tensor, marked so a node keeps it as a bare array."""
-        wrapped = self._from_array(array)
-        wrapped._wrapped_number = True
+    def _number(self, value: object, dtype: np.dtype) -> Tensor:
+        """A Python number as a 0-d tensor of `dtype`, marked so a node keeps it as a bare array.
+
+        Made once per value and dtype (a loop multiplies by the same 0.9 again and again), on
+        read-only memory, so no op can change it for the next user.
+        """
+        key = (type(value), value, dtype)
+        wrapped = _NUMBERS.get(key)
+        if wrapped is None:
+            if len(_NUMBERS) >= 512:  # (new numbers keep coming, such as a learning-rate decay)
+                _NUMBERS.clear()
+            array = (
+                np.array(value, dtype=dtype)
+                if dtype.kind == "f"
+                else np.asarray(value).astype(dtype)
+            )
+            array.flags.writeable = False
+            wrapped = _NUMBERS[key] = self._from_array(array)
+            wrapped._wrapped_number, wrapped._inference = True, False
         return wrapped
 
     def _operand(

@@ -11,6 +11,8 @@ import subprocess
 
 import graphviz
 
+from . import wasm_render
+
 __all__ = [
     "INSTALL_HINT",
     "REINSTALL_HINT",
@@ -61,6 +63,8 @@ def run_dot(
     source: str, args: list[str], timeout: float, nodes: int, program: str = "dot"
 ) -> bytes:
     """Run `program *args` on `source`; its stdout, or one of the errors above."""
+    if wasm_render.available():  # Python in a browser: no program runs, Graphviz comes as wasm
+        return wasm_render.render(source, args, program)
     try:
         finished = subprocess.run(
             [program, *args],

@@ -1,7 +1,7 @@
-"""The exercise checks for the Chinese notebooks: notebooks/course_checks.py, speaking Chinese.
+"""The exercise checks for the Chinese notebooks: the package notebooks/course_checks/, in Chinese.
 
 The zh notebooks run in this folder and their code cells are identical to the English ones, so
-`import course_checks as check` finds this file. It loads the one real module from the folder
+`import course_checks as check` finds this file. It loads the one real package from the folder
 above (no second copy of the checks to keep in step) and switches its feedback to Chinese.
 """
 
@@ -11,12 +11,14 @@ import importlib.util
 import sys
 from pathlib import Path
 
-_ENGLISH = Path(__file__).resolve().parent.parent / "course_checks.py"
-_spec = importlib.util.spec_from_file_location("course_checks", _ENGLISH)
-assert _spec is not None and _spec.loader is not None, f"cannot load {_ENGLISH}"
-_module = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_module)
-_module.set_language("zh")
-# `import course_checks` hands the importer whatever sys.modules holds once this file has run:
-# the real module, so `check.check_version(...)` and the tests see no wrapper in between.
-sys.modules[__name__] = _module
+_PACKAGE = Path(__file__).resolve().parent.parent / "course_checks"
+_spec = importlib.util.spec_from_file_location(
+    "course_checks", _PACKAGE / "__init__.py", submodule_search_locations=[str(_PACKAGE)]
+)
+assert _spec is not None and _spec.loader is not None, f"cannot load {_PACKAGE}"
+_package = importlib.util.module_from_spec(_spec)
+# The package's own `from .feedback import ...` looks itself up in sys.modules by this name, and
+# `import course_checks` then hands the importer the package, with no wrapper in between.
+sys.modules[__name__] = _package
+_spec.loader.exec_module(_package)
+_package.set_language("zh")

@@ -43,7 +43,7 @@ SERVER_START_TIMEOUT = 60.0
 SERVER_STOP_TIMEOUT = 15.0
 API_TIMEOUT = 10.0
 
-# Flags that keep Chromium quiet on a closed network (measured in GUIDE.md section 6).
+# Flags that keep Chromium quiet on a closed network (no updates, sync or background requests).
 # Playwright adds --headless itself when launched with headless=True.
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -205,6 +205,17 @@ def _start_server(base: Path, root: Path) -> LabServer:
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
     env["PYTHONHASHSEED"] = "0"
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    # What `make lab` does first (`make trust`): sign the notebooks, in this server's own data
+    # folder, so that JupyterLab shows their stored pictures before any cell runs.
+    notebooks = [str(root / nb) for nb in discover_notebooks(root)]
+    if notebooks:
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "trust", *notebooks],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=SERVER_START_TIMEOUT,
+        )
 
     token = secrets.token_hex(24)
     last_error = ""

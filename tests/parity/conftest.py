@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,19 @@ import pytest
 
 import minigrad
 
-torch = pytest.importorskip("torch")
+try:
+    import torch
+except ImportError:
+    torch = None
+
+# Every test module here imports torch at its top. Without torch none of them is collected;
+# test_torch_installed.py then reports one skipped test that says so and how to run them.
+# (A module-level importorskip here made the whole folder vanish from the counts silently.)
+collect_ignore = [
+    str(path)
+    for path in Path(__file__).parent.glob("test_*.py")
+    if torch is None and path.name != "test_torch_installed.py"
+]
 
 Script = Callable[[Any, Callable[[str, Any], None]], None]
 

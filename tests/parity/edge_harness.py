@@ -57,14 +57,15 @@ def observe(lib: Any, code: str, extra: dict[str, Any] | None = None) -> dict[st
     """Run `code` with `lib` (and the names in `extra`); return what happened (error or value,
     plus warnings)."""
     namespace: dict[str, Any] = {"L": lib, "F": lib.nn.functional, "np": np, **(extra or {})}
-    lines = [line for chunk in code.split("\n") for line in chunk.split(";")]
-    lines = [line.strip() for line in lines if line.strip()]
+    # Lines before the last run as one block (so `with ...:` and `def` work); the last line
+    # holds `;`-separated statements and ends with the expression observed.
+    *block, last = code.split("\n")
+    statements = [part.strip() for part in last.split(";") if part.strip()]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            for statement in lines[:-1]:
-                exec(statement, namespace)  # noqa: S102 - the cases are this file's own code
-            value = eval(lines[-1], namespace)  # noqa: S307
+            exec("\n".join([*block, *statements[:-1]]), namespace)  # noqa: S102 - our own cases
+            value = eval(statements[-1], namespace)  # noqa: S307
             result: dict[str, Any] = {"value": _describe(value)}
         except Exception as error:  # noqa: BLE001 - any exception is an observation here
             result = {"error": (type(error).__name__, first_sentence(str(error)))}

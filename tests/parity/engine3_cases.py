@@ -273,6 +273,14 @@ FUNCTIONS: list[tuple[str, str]] = [
         f"{XD}; y = Once.apply(x); g, = L.autograd.grad(y.sum(), x, create_graph=True); g.sum().backward()",
     ),
     (
+        "fn-once-double-graph",
+        f"{XD}; y = Once.apply(x); g, = L.autograd.grad((y * y).sum(), x, create_graph=True); g.sum().backward()",
+    ),
+    (
+        "fn-once-double-graph-name",
+        f"{XD}; y = Once.apply(x); g, = L.autograd.grad((y * y).sum(), x, create_graph=True); (g.requires_grad, g.grad_fn.name().split(':')[-1])",
+    ),
+    (
         "fn-no-materialize",
         f"{X}; a, b = NoMaterialize.apply(x); a.sum().backward(); (a.grad_fn.got_none, x.grad)",
     ),

@@ -3,11 +3,12 @@
 Each script is written once against the common API (`lib` is `torch` or `minigrad`) and notes
 values, flags (requires_grad, is_leaf, grad_fn name, next_functions names with their None slots,
 _version), `_base` identity, shared memory, warnings, and errors (type and first sentence).
-Between them the scripts cover every row of GUIDE §1 and the grad_fn names the course uses.
+Between them the scripts cover every row of docs/cheatsheet.md, the behaviour notebooks 01-06
+teach, and the grad_fn names the course uses.
 
 Known, deliberate differences are left out, each with a comment where it would be compared:
 - the edges of CopySlices (ours: old base and the node of the new values; torch: old base and
-  that node's own inputs), see minigrad/inplace.py;
+  that node's own inputs), see minigrad/functions/inplace.py;
 - the text after the first sentence of error messages (torch's hints mention its C++ internals).
 """
 
@@ -31,7 +32,7 @@ def shares(x: Any, y: Any) -> bool:
     return bool(np.shares_memory(x.detach().numpy(), y.detach().numpy()))
 
 
-# ---- GUIDE §1, row by row ------------------------------------------------------------------
+# ---- the cheat sheet, row by row -------------------------------------------------------------
 
 
 def detach_shares_memory_and_version(lib, note):
@@ -663,7 +664,7 @@ def detach_version_shared_across_aliases(lib, note):
 
 
 def practical_patterns(lib, note):
-    """GUIDE §3: the everyday uses of detach / no_grad, in plain tensors."""
+    """Notebooks 07 and 08: the everyday uses of detach / no_grad, in plain tensors."""
     w = lib.tensor([0.5, -0.3], requires_grad=True)
     x = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
     # straight-through estimator: forward rounds, backward passes the gradient through

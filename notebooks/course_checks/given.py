@@ -1,0 +1,130 @@
+"""Part B of notebook 10 as the learner finds it: the six broken functions, exactly as given.
+
+A check first compares the learner's function with the one given here (`unchanged`): the same
+code means the exercise has not been tried yet, and the check says "No answer yet" instead of
+giving its hints away before the learner has thought about the bug. tests/test_course_checks.py
+checks that the cells of notebooks/10_exercises.ipynb hold exactly these sources.
+
+The functions are kept as source text and compiled the way a notebook compiles a cell: how
+Python compiles `F.mse_loss(...)` depends on whether the same file imports `F`, so a copy
+written out in this module would not have the notebook's code.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable
+from typing import Any
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad import nn, optim
+
+SOURCES = {
+    "train_epoch": """\
+def train_epoch(model, opt, batches):
+    total = 0.0
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total = total + loss
+    return total / len(batches)
+""",
+    "train_step": """\
+def train_step(w, x, y, lr=0.1):
+    loss = ((x * w - y) ** 2).mean() + (w**2).sum()
+    w.data.mul_(0.9)  # weight decay: shrink w by 10 %
+    loss.backward()
+    with mg.no_grad():
+        w.sub_(lr * w.grad)
+    return loss.item()
+""",
+    "d_step": """\
+def d_step(G, D, opt_D, real, z):
+    bce = nn.BCEWithLogitsLoss()
+    fake = G(z)
+    opt_D.zero_grad()
+    loss = bce(D(real), mg.ones(16, 1)) + bce(D(fake), mg.zeros(16, 1))
+    loss.backward()
+    opt_D.step()
+    return fake
+""",
+    "record_weights": """\
+def record_weights(w):
+    opt = optim.SGD([w], lr=0.1)
+    history = []
+    for _ in range(3):
+        loss = ((w - 2.0) ** 2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        history.append(w.numpy())
+    return history
+""",
+    "train_rnn": """\
+def train_rnn(cell, readout, opt, xs, ys, chunk=5):
+    h = mg.zeros(1, cell.hidden_size)
+    losses = []
+    for start in range(0, xs.shape[0], chunk):
+        loss = 0.0
+        for t in range(start, start + chunk):
+            h = cell(xs[t : t + 1], h)
+            loss = loss + F.mse_loss(readout(h), ys[t : t + 1])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+""",
+    "fit": """\
+def fit(model, opt, batches, val_x, val_y):
+    val_losses = []
+    with mg.no_grad():  # validation needs no graph ...
+        for x, y in batches:
+            loss = F.mse_loss(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            val_losses.append(F.mse_loss(model(val_x), val_y).item())
+    return val_losses
+""",
+}
+
+
+@functools.cache
+def function(name: str) -> Callable[..., Any]:
+    """The given function `name`, compiled as its notebook cell is, with the notebook's names."""
+    namespace = {"mg": mg, "F": F, "nn": nn, "optim": optim}
+    exec(compile(SOURCES[name], f"<given {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def _same_code(mine: types.CodeType, given: types.CodeType) -> bool:
+    """Whether two code objects do the same: same instructions, names and constants (nested
+    functions and comprehensions compared the same way); file, lines and comments may differ."""
+    fields = ("co_code", "co_names", "co_varnames", "co_freevars", "co_cellvars", "co_argcount")
+    if any(getattr(mine, f) != getattr(given, f) for f in fields):
+        return False
+    if len(mine.co_consts) != len(given.co_consts):
+        return False
+    for a, b in zip(mine.co_consts, given.co_consts, strict=True):
+        if isinstance(a, types.CodeType) and isinstance(b, types.CodeType):
+            if not _same_code(a, b):
+                return False
+        elif type(a) is not type(b) or a != b:
+            return False
+    return True
+
+
+def unchanged(answer: Any, name: str) -> bool:
+    """Whether the learner's `answer` is still the given function `name` (a comment or a blank
+    line may differ; anything that runs differently counts as a change)."""
+    code = getattr(answer, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return False
+    given = function(name)
+    defaults = getattr(answer, "__defaults__", None)
+    return _same_code(code, given.__code__) and defaults == given.__defaults__

@@ -1,0 +1,250 @@
+"""Graph pictures for a 1280x720 slide: how big to show them, and how to cut them into parts.
+
+A picture drawn by minigrad.viz is Graphviz SVG whose sizes are in points (1 pt = 4/3 px). On a
+slide its smallest label must be at least MIN_TEXT_PX screen pixels, so a picture is shown at
+scale >= MIN_TEXT_PX / (smallest label in px). When that makes it larger than the room left on
+the slide, it gets a slide of its own; when it is still too large, a before/after comparison is
+cut into its parts (the "before" box, the "after" box and the legend under them), each shown on
+a slide of its own at the same scale, so the room sees the change by going from one to the next.
+
+Only the picture's frame (its viewBox) changes: the drawing itself is never edited.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+PX_PER_PT = 4 / 3
+MIN_TEXT_PX = 24.0
+MAX_SCALE = 2.0  # a small picture is not blown up past twice its size
+PAD = 6.0  # points kept around a part that is cut out
+MIN_OVERLAP = 160.0  # points two side-by-side windows of a wide picture share
+
+_SVG_TAG = re.compile(r"<svg\b[^>]*>", re.DOTALL)
+_VIEWBOX = re.compile(r'viewBox="([-\d.\s]+)"')
+_TRANSLATE = re.compile(
+    r'class="graph" transform="scale\(([\d.]+)[^)]*\)[^"]*translate\(([-\d.]+) ([-\d.]+)\)"'
+)
+_FONT = re.compile(r'font-size="([\d.]+)"')
+_CLUSTER = re.compile(
+    r'<g id="[^"]*" class="cluster">\s*<title>(cluster_(?:before|after))</title>\s*'
+    r'<(?:polygon|path)[^>]*?(?:points|d)="([^"]+)"',
+    re.DOTALL,
+)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One SVG picture (or a part of one): its text and its size in points."""
+
+    svg: str
+    width: float  # points
+    height: float  # points
+    smallest_font: float  # points, the smallest label
+    label: str = ""  # "before", "after", "legend" for a part; "" for a whole picture
+
+    def scale_for_text(self) -> float:
+        """The smallest scale at which every label is at least MIN_TEXT_PX on screen."""
+        return MIN_TEXT_PX / (self.smallest_font * PX_PER_PT)
+
+    def size_at(self, scale: float) -> tuple[float, float]:
+        """Width and height in screen pixels at `scale`."""
+        return self.width * PX_PER_PT * scale, self.height * PX_PER_PT * scale
+
+    def fits(self, width_px: float, height_px: float) -> bool:
+        """Whether it fits a box of that size with its labels large enough."""
+        w, h = self.size_at(self.scale_for_text())
+        return w <= width_px and h <= height_px
+
+    def sized(self, width_px: float, height_px: float) -> tuple[str, float, float]:
+        """The SVG with width/height set for the box, and that size in px.
+
+        As large as fits the box, up to MAX_SCALE times its own size, but never smaller than
+        the scale its labels need (a picture too large for the box then stays too large, and
+        the deck check reports it).
+        """
+        fit = min(width_px / (self.width * PX_PER_PT), height_px / (self.height * PX_PER_PT))
+        scale = max(min(fit, MAX_SCALE), self.scale_for_text())
+        w, h = self.size_at(scale)
+        return with_size(self.svg, w, h), w, h
+
+
+def parse(svg: str) -> Picture | None:
+    """A Picture from Graphviz SVG text, or None when it has no size in points."""
+    tag = _SVG_TAG.search(svg)
+    box = _VIEWBOX.search(tag.group(0)) if tag else None
+    if box is None:
+        return None
+    _, _, width, height = (float(v) for v in box.group(1).split())
+    fonts = [float(v) for v in _FONT.findall(svg)]
+    inner = _TRANSLATE.search(svg)
+    scale = float(inner.group(1)) if inner else 1.0
+    smallest = (min(fonts) if fonts else 14.0) * scale
+    return Picture(svg, width, height, smallest)
+
+
+def with_size(svg: str, width_px: float, height_px: float) -> str:
+    """The SVG with its root width and height set in px (the viewBox keeps the drawing)."""
+    tag = _SVG_TAG.search(svg)
+    assert tag is not None
+    new = re.sub(r'\swidth="[^"]*"', "", tag.group(0))
+    new = re.sub(r'\sheight="[^"]*"', "", new)
+    new = new.replace("<svg", f'<svg width="{width_px:.0f}px" height="{height_px:.0f}px"', 1)
+    return svg[: tag.start()] + new + svg[tag.end() :]
+
+
+def _with_viewbox(svg: str, x: float, y: float, width: float, height: float) -> str:
+    tag = _SVG_TAG.search(svg)
+    assert tag is not None
+    new = _VIEWBOX.sub(f'viewBox="{x:.2f} {y:.2f} {width:.2f} {height:.2f}"', tag.group(0))
+    new = re.sub(r'\swidth="[^"]*"', f' width="{width:.2f}pt"', new, count=1)
+    new = re.sub(r'\sheight="[^"]*"', f' height="{height:.2f}pt"', new, count=1)
+    return svg[: tag.start()] + new + svg[tag.end() :]
+
+
+def parts(picture: Picture) -> list[Picture]:
+    """A comparison cut into before, after and legend (in that order); [] when it is not one.
+
+    The boxes come from the two top-level clusters Graphviz writes for a viz.compare picture
+    (cluster_before and cluster_after); the legend is whatever lies below (or right of) both.
+    """
+    inner = _TRANSLATE.search(picture.svg)
+    if inner is None:
+        return []
+    scale, dx, dy = (float(v) for v in inner.groups())
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    for name, points in _CLUSTER.findall(picture.svg):
+        numbers = [float(v) for v in _NUMBER.findall(points)]
+        xs, ys = numbers[0::2], numbers[1::2]
+        # Graph coordinates -> SVG user units: scale, then translate.
+        boxes[name.removeprefix("cluster_")] = (
+            (min(xs) + dx) * scale,
+            (min(ys) + dy) * scale,
+            (max(xs) + dx) * scale,
+            (max(ys) + dy) * scale,
+        )
+    if set(boxes) != {"before", "after"}:
+        return []
+    out = []
+    for label in ("before", "after"):
+        x0, y0, x1, y1 = boxes[label]
+        x0, y0 = max(x0 - PAD, 0.0), max(y0 - PAD, 0.0)
+        x1, y1 = min(x1 + PAD, picture.width), min(y1 + PAD, picture.height)
+        svg = _with_viewbox(picture.svg, x0, y0, x1 - x0, y1 - y0)
+        out.append(Picture(svg, x1 - x0, y1 - y0, picture.smallest_font, label))
+    bottom = max(boxes["before"][3], boxes["after"][3]) + PAD
+    right = max(boxes["before"][2], boxes["after"][2]) + PAD
+    if picture.height - bottom > 30:  # a legend under the two boxes
+        height = picture.height - bottom
+        svg = _with_viewbox(picture.svg, 0.0, bottom, picture.width, height)
+        out.append(Picture(svg, picture.width, height, picture.smallest_font, "legend"))
+    elif picture.width - right > 60:  # a legend beside them
+        width = picture.width - right
+        svg = _with_viewbox(picture.svg, right, 0.0, width, picture.height)
+        out.append(Picture(svg, width, picture.height, picture.smallest_font, "legend"))
+    return out
+
+
+_NODE = re.compile(r'<g id="[^"]*" class="node">(.*?)</g>', re.DOTALL)
+_SHAPE_POINTS = re.compile(r'\b(?:points|d)="([^"]+)"')
+_ELLIPSE = re.compile(r'<ellipse[^>]*\bcx="([-\d.]+)" cy="([-\d.]+)" rx="([-\d.]+)" ry="([-\d.]+)"')
+_TEXT_AT = re.compile(r'<text[^>]*\bx="([-\d.]+)" y="([-\d.]+)"')
+
+
+def node_boxes(picture: Picture) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1) of every node of the picture, in the SVG's user units."""
+    inner = _TRANSLATE.search(picture.svg)
+    if inner is None:
+        return []
+    scale, dx, dy = (float(v) for v in inner.groups())
+    boxes = []
+    for body in _NODE.findall(picture.svg):
+        xs: list[float] = []
+        ys: list[float] = []
+        for points in _SHAPE_POINTS.findall(body):
+            numbers = [float(v) for v in _NUMBER.findall(points)]
+            xs += numbers[0::2]
+            ys += numbers[1::2]
+        for cx, cy, rx, ry in _ELLIPSE.findall(body):
+            xs += [float(cx) - float(rx), float(cx) + float(rx)]
+            ys += [float(cy) - float(ry), float(cy) + float(ry)]
+        for x, y in _TEXT_AT.findall(body):
+            xs.append(float(x))
+            ys += [float(y) - picture.smallest_font, float(y) + 4]
+        if xs and ys:
+            boxes.append(
+                (
+                    (min(xs) + dx) * scale,
+                    (min(ys) + dy) * scale,
+                    (max(xs) + dx) * scale,
+                    (max(ys) + dy) * scale,
+                )
+            )
+    return boxes
+
+
+Band = tuple[float, float]
+
+
+def _cuts(extent: float, budget: float, busy: list[Band]) -> list[Band]:
+    """Bands [start, end) of at most `budget` covering [0, extent), cut where no node is."""
+    bands = []
+    start = 0.0
+    while extent - start > budget:
+        limit = start + budget
+        free = [
+            hi
+            for hi in sorted({b for _, b in busy} | {start})
+            if start < hi <= limit and not any(a < hi < b for a, b in busy)
+        ]
+        cut = max(free) if free and max(free) > start + budget / 3 else limit
+        bands.append((start, cut))
+        start = cut
+    bands.append((start, extent))
+    return bands
+
+
+def _windows(extent: float, budget: float) -> list[tuple[float, float]]:
+    """Overlapping windows of `budget` that pan across [0, extent) from left to right.
+
+    A graph's ranks are wide, so there is rarely a free line to cut it top to bottom; windows
+    that overlap by at least MIN_OVERLAP show every box whole in one of them.
+    """
+    if extent <= budget:
+        return [(0.0, extent)]
+    count = math.ceil(extent / budget)
+    while count > 1 and (count * budget - extent) / (count - 1) < MIN_OVERLAP:
+        count += 1
+    step = (extent - budget) / (count - 1)
+    return [(i * step, i * step + budget) for i in range(count)]
+
+
+def tiles(picture: Picture, width_px: float, height_px: float) -> list[Picture]:
+    """A picture too large for one slide cut into slide-sized tiles, row by row.
+
+    Each tile is shown at the scale its labels need (MIN_TEXT_PX). Rows are cut between the
+    graph's ranks (never through a box) where the drawing allows; a picture wider than the
+    slide is shown in windows that pan from left to right and overlap (see _windows).
+    """
+    scale = picture.scale_for_text() * PX_PER_PT
+    max_w, max_h = width_px / scale, height_px / scale  # in points
+    if picture.width <= max_w and picture.height <= max_h:
+        return [picture]
+    boxes = node_boxes(picture)
+    rows = _cuts(picture.height, max_h, [(y0 + 0.5, y1 + PAD) for _, y0, _, y1 in boxes])
+    columns = _windows(picture.width, max_w)
+    out = []
+    for r, (top, bottom) in enumerate(rows):
+        for c, (left, right) in enumerate(columns):
+            svg = _with_viewbox(picture.svg, left, top, right - left, bottom - top)
+            label = (
+                f"{picture.label} {r + 1}/{len(rows)}"
+                if len(columns) == 1
+                else (f"{picture.label} {r + 1}.{c + 1}/{len(rows)}.{len(columns)}")
+            )
+            size = (right - left, bottom - top)
+            out.append(Picture(svg, *size, picture.smallest_font, label.strip()))
+    return out

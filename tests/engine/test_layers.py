@@ -1,0 +1,170 @@
+"""minigrad's modules form layers: each imports only from the layers below it, with no cycle.
+
+The layers, bottom first (README's "Reading minigrad" follows the same order). A module may
+import a module of a lower layer, or a module of its own package (`functions.arith` from
+`functions.views`), never one above. Imports are read with `ast`, so nothing is executed.
+Imports under `if TYPE_CHECKING:` are for type checkers only and are not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "minigrad"
+
+LAYERS: list[tuple[str, ...]] = [
+    ("minigrad.dtypes",),
+    ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random", "minigrad._convert"),
+    ("minigrad._format",),
+    ("minigrad.versions",),
+    ("minigrad.graph",),
+    ("minigrad.engine",),
+    ("minigrad.functions",),
+    ("minigrad.methods",),
+    ("minigrad.tensor",),
+    ("minigrad.autograd", "minigrad.functional"),
+    ("minigrad.creation",),
+    ("minigrad.data", "minigrad.nn", "minigrad.optim"),
+    ("minigrad.viz",),
+    ("minigrad",),  # minigrad/__init__.py: the public names, on top of everything
+]
+MAX_FUNCTION_IMPORTS = 5
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def resolve(current: str, is_package: bool, node: ast.ImportFrom, alias: str) -> str:
+    """The minigrad module a `from ... import alias` names (a submodule if there is one)."""
+    if node.level:
+        base = current.split(".") if is_package else current.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    candidate = f"{target}.{alias}"
+    return candidate if candidate in modules() else target
+
+
+def type_checking_nodes(tree: ast.Module) -> set[int]:
+    """ids of the import nodes inside `if TYPE_CHECKING:` blocks."""
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            ids.update(id(child) for child in ast.walk(node))
+    return ids
+
+
+def imports_of(name: str, path: Path) -> list[tuple[str, int, bool]]:
+    """(imported minigrad module, line, at module level?) for every runtime import."""
+    tree = ast.parse(path.read_text())
+    skipped = type_checking_nodes(tree)
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                target = resolve(name, path.name == "__init__.py", node, alias.name)
+                if target.startswith("minigrad"):
+                    found.append((target, node.lineno, id(node) in top_level))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("minigrad"):
+                    found.append((alias.name, node.lineno, id(node) in top_level))
+    return found
+
+
+def layer_of(name: str) -> int:
+    best, best_length = None, -1
+    for index, layer in enumerate(LAYERS):
+        for prefix in layer:
+            if (name == prefix or name.startswith(prefix + ".")) and len(prefix) > best_length:
+                best, best_length = index, len(prefix)
+    assert best is not None, f"{name} is in no layer: add it to LAYERS"
+    return best
+
+
+def unit_of(name: str) -> str:
+    """The layer entry a module belongs to (`minigrad.functions` for functions.arith)."""
+    return max(
+        (p for layer in LAYERS for p in layer if name == p or name.startswith(p + ".")), key=len
+    )
+
+
+def test_every_module_is_in_a_layer():
+    for name in modules():
+        layer_of(name)
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_module_imports_a_layer_above_it(name):
+    own = layer_of(name)
+    for target, line, _ in imports_of(name, modules()[name]):
+        if target == "minigrad" and name != "minigrad":
+            raise AssertionError(f"{name}:{line} imports the top package `minigrad`")
+        if unit_of(target) == unit_of(name):
+            continue  # inside one package (checked for cycles below)
+        assert layer_of(target) < own, (
+            f"{name}:{line} imports {target}, which is not in a lower layer"
+        )
+
+
+def test_no_import_cycle():
+    # module-level imports; the few imports inside functions are counted in the next test
+    graph = {
+        name: {target for target, _, top in imports_of(name, path) if top and target != name}
+        for name, path in modules().items()
+    }
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph.get(name, ())):
+            if target.startswith(name + "."):
+                continue  # a package's __init__ importing its own submodules is no cycle
+            if state.get(target) == 1:
+                raise AssertionError("import cycle: " + " -> ".join([*path, name, target]))
+            if state.get(target) is None and target in graph:
+                visit(target, [*path, name])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if state.get(name) is None:
+            visit(name, [])
+
+
+def test_imports_are_at_the_top_and_few_inside_functions():
+    inside_functions = []
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text())
+        seen_code = False
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                seen_code = True
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                assert not seen_code, f"{name}:{node.lineno}: an import below the code"
+        inside_functions += [f"{name}:{line}" for _, line, top in imports_of(name, path) if not top]
+    assert len(inside_functions) <= MAX_FUNCTION_IMPORTS, inside_functions
+
+
+def test_the_engine_imports_cleanly_from_any_module_first():
+    # with no cycle, importing a low module first works (it used to fail for minigrad.tensor)
+    import subprocess
+    import sys
+
+    for name in ("minigrad.tensor", "minigrad.graph", "minigrad.functions.arith"):
+        result = subprocess.run(
+            [sys.executable, "-c", f"import {name}"], capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stderr
