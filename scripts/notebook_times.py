@@ -3,8 +3,8 @@
 The course states a time for every notebook (README, 00's map, the top of each notebook). This
 script computes it from the stored notebook, so the stated times can be checked, not guessed:
 
-    python scripts/notebook_times.py            # the table, one row per English notebook
-    python scripts/notebook_times.py --check    # exit 1 when a stated time is off by > 5 min
+    python -m scripts.notebook_times            # the table, one row per English notebook
+    python -m scripts.notebook_times --check    # exit 1 when a stated time is off by > 5 min
 
 A careful first pass is reading every markdown cell, reading and running every code cell, and
 looking at every output, picture and stepper frame, then answering the exercises. Each part
@@ -19,9 +19,10 @@ costs (the README's "How long a notebook takes" gives the same list):
   code (a check that takes a function or class);
 - a "check yourself" question: 1.5 min.
 
-Speaker-notes cells (tag `speaker-notes`) are for teachers and are not counted. The estimate is
-rounded to 5 minutes. It is a model, calibrated on timed passes through notebooks 04, 05 and 10
-(issue 24: 60-75, 55-70 and 60-90 minutes); a learner new to autograd may take longer.
+Speaker notes are not in the notebooks (they live in docs/speaker_notes/), so everything a
+notebook holds is counted. The estimate is rounded to 5 minutes. It is a model, calibrated on
+timed passes through notebooks 04, 05 and 12 (issue 24, when 12 was numbered 10: 60-75, 55-70
+and 60-90 minutes); a learner new to autograd may take longer.
 """
 
 from __future__ import annotations
@@ -33,8 +34,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-NOTEBOOKS = REPO / "notebooks"
+from scripts import course
 
 WORDS_PER_MINUTE = 200
 SECONDS_PER_CODE_LINE = 10
@@ -74,6 +74,7 @@ class Pass:
     questions: int = 0
 
     def seconds(self) -> float:
+        """The pass in seconds, before rounding."""
         return (
             60 * self.words / WORDS_PER_MINUTE
             + SECONDS_PER_CODE_LINE * self.code_lines
@@ -94,6 +95,7 @@ class Pass:
 
 
 def text(value: str | list[str]) -> str:
+    """A notebook field's text, stored as one string or as a list of lines."""
     return "".join(value) if isinstance(value, list) else value
 
 
@@ -103,8 +105,6 @@ def measure(path: Path) -> Pass:
     found = Pass(path.stem)
     for cell in cells:
         source = text(cell.get("source", ""))
-        if "speaker-notes" in cell.get("metadata", {}).get("tags", []):
-            continue
         if cell["cell_type"] == "markdown":
             found.words += len(source.split())
             if "check yourself" in source.lower():
@@ -154,7 +154,8 @@ def stated_minutes(path: Path) -> int | None:
 
 
 def english_notebooks() -> list[Path]:
-    return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    """The English notebooks (the Chinese edition has the same cells, so the same times)."""
+    return course.find_notebooks(english_only=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -324,7 +324,7 @@ def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: P
     assert "Autograd graph drawn by minigrad.viz: " in page
     assert "speaker-notes" not in page
     assert (
-        "_static/mathjax/tex-chtml.js" in (site / "notebooks" / "09_myth_busting.html").read_text()
+        "_static/mathjax/tex-chtml.js" in (site / "notebooks" / "11_myth_busting.html").read_text()
     )
     for html_page in site.rglob("*.html"):
         text = html_page.read_text(encoding="utf-8")
@@ -351,7 +351,7 @@ def check_the_guides_slide_maps_name_real_columns(slides: Path) -> None:
         for _, stem, first, last in refs:
             covered.setdefault(stem, set()).update(range(int(first), int(last or first) + 1))
         for nb in sorted(NOTEBOOKS.glob("[0-9]*.ipynb")):
-            if nb.stem.endswith("_solutions") or nb.stem == "10_exercises":  # homework
+            if nb.stem.endswith("_solutions") or nb.stem == "12_exercises":  # homework
                 continue
             deck = slides / f"{nb.stem}.slides.html"
             columns = build_slides.deck_map(deck.read_text(encoding="utf-8"))
@@ -408,9 +408,9 @@ def test_cheatsheets_print_on_one_sheet_with_legible_pictures(tmp_path: Path) ->
 
 NEW_NAMES = {  # today's notebook -> its name(s) after edition2 (NOTEBOOKS.md)
     "07_patterns": ["07_training_patterns", "08_gradient_surgery"],
-    "08_myth_busting": ["09_myth_busting"],
-    "09_exercises": ["10_exercises"],
-    "09_exercises_solutions": ["10_exercises_solutions"],
+    "08_myth_busting": ["11_myth_busting"],
+    "09_exercises": ["12_exercises"],
+    "09_exercises_solutions": ["12_exercises_solutions"],
 }
 
 
@@ -497,8 +497,8 @@ def test_the_handout_has_no_outputs_no_solutions_and_runs_alone(tmp_path: Path) 
 
 def test_the_handout_has_the_solutions_when_asked(tmp_path: Path) -> None:
     assert students.main(["--out", str(tmp_path / "s"), "--with-solutions"]) == 0
-    assert (tmp_path / "s" / "10_exercises_solutions.ipynb").exists()
-    assert (tmp_path / "s" / "zh" / "10_exercises_solutions.ipynb").exists()
+    assert (tmp_path / "s" / "12_exercises_solutions.ipynb").exists()
+    assert (tmp_path / "s" / "zh" / "12_exercises_solutions.ipynb").exists()
 
 
 def cheatsheet_facts(lib: ModuleType) -> dict[str, object]:

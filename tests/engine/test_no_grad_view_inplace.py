@@ -1,8 +1,8 @@
 """A view made under no_grad of a tensor that requires grad, changed in place with grad mode on:
 torch's RuntimeError (notebook 05 shows it), not an AttributeError from building its message.
-
-The parity rows for this (engine3_cases "ng-view-*") are multi-line and do not run as written,
-so this file checks the message without torch."""
+Both a view of a leaf and a view of a result (test_hooks_and_functions.py has the latter with
+the change inside no_grad); the messages match torch in tests/parity (engine3_cases "ng-view-*").
+"""
 
 from __future__ import annotations
 

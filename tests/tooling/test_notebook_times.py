@@ -3,26 +3,14 @@ what scripts/notebook_times.py measures from the stored notebooks, within 5 minu
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location(
-    "notebook_times", REPO / "scripts" / "notebook_times.py"
-)
-times = importlib.util.module_from_spec(spec)
-sys.modules["notebook_times"] = times  # (its dataclass looks its module up there)
-spec.loader.exec_module(times)
+from scripts import notebook_times as times
+from scripts.course import NOTEBOOKS, REPO
 
 MEASURED = {path.stem: times.measure(path).minutes() for path in times.english_notebooks()}
-# Notebooks whose first cell another branch edits at the same time (issue 24): the lead updates
-# their stated time when merging. Their rows in README and 00's map are checked all the same.
-FIRST_CELL_ELSEWHERE = {"10_exercises": "the checks branch edits 10's first cell"}
 
 
 def table_times(text: str) -> dict[str, int]:
@@ -46,7 +34,7 @@ def test_a_careful_pass_is_measured_for_every_lesson():
 )
 def test_the_tables_state_the_measured_times(document):
     stated = table_times((REPO / document).read_text(encoding="utf-8"))
-    lessons = {name for name in MEASURED if name != "10_exercises_solutions"}
+    lessons = {name for name in MEASURED if name != "12_exercises_solutions"}
     assert set(stated) == lessons, f"{document}: the table lists {sorted(stated)}"
     wrong = {
         name: (minutes, MEASURED[name])
@@ -58,21 +46,9 @@ def test_the_tables_state_the_measured_times(document):
 
 @pytest.mark.parametrize("name", sorted(MEASURED))
 def test_each_notebook_states_its_measured_time(name):
-    if name in FIRST_CELL_ELSEWHERE:
-        pytest.skip(FIRST_CELL_ELSEWHERE[name])
-    stated = times.stated_minutes(REPO / "notebooks" / f"{name}.ipynb")
+    stated = times.stated_minutes(NOTEBOOKS / f"{name}.ipynb")
     if stated is None:
         assert "solutions" in name, f"{name} states no time"
         return
     assert close(stated, name), f"{name}: states {stated} min, measures {MEASURED[name]} min"
 
-
-def test_speaker_notes_are_not_counted():
-    notebook = json.loads((REPO / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8"))
-    notes = [c for c in notebook["cells"] if "speaker-notes" in c["metadata"].get("tags", [])]
-    words = sum(len("".join(c["source"]).split()) for c in notes)
-    found = times.measure(REPO / "notebooks" / "00_start_here.ipynb")
-    markdown = sum(
-        len("".join(c["source"]).split()) for c in notebook["cells"] if c["cell_type"] == "markdown"
-    )
-    assert found.words == markdown - words
