@@ -51,4 +51,3 @@ def test_each_notebook_states_its_measured_time(name):
         assert "solutions" in name, f"{name} states no time"
         return
     assert close(stated, name), f"{name}: states {stated} min, measures {MEASURED[name]} min"
-
