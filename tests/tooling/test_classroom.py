@@ -420,7 +420,10 @@ def test_teaching_guide_names_every_notebook_and_sessions_add_up() -> None:
         for name in NEW_NAMES.get(nb.stem, [nb.stem]):
             assert name in guide, f"docs/teaching.md does not name {name}"
     sessions = re.split(r"\n## Session ", guide)[1:]
-    assert len(sessions) == 4
+    # Four sessions are the course; a fifth (notebooks 09 and 10, hooks and higher-order
+    # gradients) is for groups that go on: 145 minutes of careful reading do not fit into
+    # session 4, which already ends the course with the myths, the exercises and the cheat sheet.
+    assert len(sessions) == 5
     for session in sessions:
         minutes = [int(m) for m in re.findall(r"^\| *(\d+) *\|", session, re.MULTILINE)]
         assert sum(minutes) == 90, session.splitlines()[0]
@@ -451,7 +454,7 @@ def test_the_guides_answer_every_question_and_time_every_prompt(guide: str) -> N
         assert len(given) == asked, f"{guide}: {path.stem} asks {asked}, answers {len(given)}"
     prompts = re.findall(r"^- \*[\"“]|^- [(（]\d+ (?:min|分钟)[)）]", text, re.MULTILINE)
     assert prompts and all(p[2] in "(（" for p in prompts), "a prompt without minutes"
-    assert len(re.findall(r"^(?:## Session|## 第 . 次课)", text, re.MULTILINE)) == 4
+    assert len(re.findall(r"^(?:## Session|## 第 . 次课)", text, re.MULTILINE)) == 5  # see above
     for marker in ("make reset NB=", "make student", "print-pdf", "SOLUTIONS=1"):
         assert marker in text, (guide, marker)
 
