@@ -313,10 +313,12 @@ def planned_minutes(stem: str, language: str) -> int:
 
 
 def cache_key(nb: Path) -> str:
-    """What a deck's outputs depend on: the notebook, minigrad, the checks, the set-up cell."""
+    """What a deck's outputs depend on: the notebook, minigrad, the checks (the course_checks
+    package and its Chinese messages), the set-up cell."""
     digest = hashlib.sha256(nb.read_bytes())
     digest.update(SLIDES_SETUP.encode())
-    for path in sorted([*(REPO / "minigrad").rglob("*.py"), *NOTEBOOKS.rglob("course_checks.py")]):
+    checks = [*(NOTEBOOKS / "course_checks").glob("*.py"), NOTEBOOKS / "course_checks" / "zh.json"]
+    for path in sorted([*(REPO / "minigrad").rglob("*.py"), *checks]):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

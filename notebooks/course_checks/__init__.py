@@ -1,8 +1,10 @@
-"""Automatic checks for notebook 10 (exercises): friendly, specific feedback, never an exception.
+"""Automatic checks for the exercises of notebooks 09, 10 and 12: friendly, specific feedback,
+never an exception.
 
     import course_checks as check
-    check.check_version(prediction_a1)      # part A: predict, then run
-    check.check_loss_accumulation(train_epoch)  # part B: repair a training loop
+    check.check_version(prediction_a1)      # 12, part A: predict, then run
+    check.check_loss_accumulation(train_epoch)  # 12, part B: repair a training loop
+    check.check_clip_hook(clip_grad)        # 09: write a hook (10 has its own four checks)
 
 Each `check_*` function takes the learner's answer (a prediction, or the function they
 repaired), runs the scenario itself with minigrad and prints what it found and why: "Well
@@ -17,12 +19,16 @@ The package, one module per idea:
 
     feedback.py     the language (`set_language`, `lang=`), messages (`tr`), wrapping, printing
     sandbox.py      `checked`: a check runs time-boxed in a worker thread, errors become messages
-    answers.py      reading what the learner's code returned
-    given.py        part B's functions as the notebook gives them (for "No answer yet")
+    answers.py      reading the learner's answer: a prediction, a letter, what code returned
+    given.py        the code exercises give, as the notebooks give it (for "No answer yet")
     predictions.py  part A: A1-A5
     training.py     part B, one training loop: B1 (what it adds up), B6 (where it records)
     weights.py      part B, one weight: B2 (updated at the wrong moment), B4 (logged for a plot)
     patterns.py     part B, notebook 07's patterns: B3 (the GAN D step), B5 (truncated BPTT)
+    hooks.py        notebook 09: E1 (a reversing hook), E2 (a clipping hook), E3 (a gradient
+                    reversal Function), E4 (a tensor kept on ctx)
+    higher_order.py notebook 10: E1 (what exp saves), E2 (a gradient penalty), E3 (a MAML inner
+                    step), E4 (a pack hook that copies)
     zh.json         the Chinese messages, written by scripts/translations.py build from
                     translations/zh/course_checks.md (never edit it)
 
@@ -32,6 +38,13 @@ generator (`minigrad.manual_seed`) so their numbers are reproducible.
 """
 
 from .feedback import LANGUAGES, get_language, set_language
+from .higher_order import (
+    check_copying_pack_hook,
+    check_exp_saves,
+    check_gradient_penalty,
+    check_inner_step,
+)
+from .hooks import check_clip_hook, check_ctx_attribute, check_grad_reverse, check_reversing_hook
 from .patterns import check_gan_d_step, check_tbptt
 from .predictions import (
     check_data_zero,
@@ -45,13 +58,21 @@ from .weights import check_weight_decay, check_weight_log
 
 __all__ = [
     "LANGUAGES",
+    "check_clip_hook",
+    "check_copying_pack_hook",
+    "check_ctx_attribute",
     "check_data_zero",
     "check_detach_inplace",
     "check_eval_loop",
+    "check_exp_saves",
     "check_gan_d_step",
+    "check_grad_reverse",
+    "check_gradient_penalty",
+    "check_inner_step",
     "check_loss_accumulation",
     "check_new_leaf",
     "check_numpy_error",
+    "check_reversing_hook",
     "check_tbptt",
     "check_version",
     "check_weight_decay",

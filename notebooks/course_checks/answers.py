@@ -1,5 +1,6 @@
-"""Reading what a learner's repaired function handed back, without trusting it: at most a few
-items of anything iterable, values as plain floats, and "is this still the given function?"."""
+"""Reading a learner's answer without trusting it: a prediction still `None`, the letter of a
+multiple-choice prediction, at most a few items of anything iterable, values as plain floats,
+and "is this still the given function?"."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 
 import minigrad as mg
 
-from .feedback import no_answer, tr
+from .feedback import no_answer, not_yet, show, tr
 from .given import unchanged
 
 
@@ -28,6 +29,42 @@ def untried(answer: Any, name: str) -> bool:
         )
     )
     return True
+
+
+LETTERS = ("A", "B", "C")
+
+
+def unanswered(prediction: Any, example: str) -> bool:
+    """Say "No answer yet" (and return True) while the prediction is still None."""
+    if prediction is None or prediction is Ellipsis:
+        no_answer(
+            tr(
+                "unanswered",
+                "replace `None` in the cell above with your prediction ({example}), run that "
+                "cell, then run this one.",
+                example=example,
+            )
+        )
+        return True
+    return False
+
+
+def choice(prediction: Any) -> str | None:
+    """The letter of a multiple-choice prediction ("b " means "B"); None, after saying why,
+    when there is none yet or it is not one of A, B, C."""
+    if unanswered(prediction, tr("choice.example", 'a letter: "A", "B" or "C"')):
+        return None
+    if isinstance(prediction, str) and prediction.strip().upper() in LETTERS:
+        return prediction.strip().upper()
+    not_yet(
+        tr(
+            "choice.not-a-letter",
+            "{prediction} is not one of the letters A, B, C.",
+            prediction=show(prediction),
+        ),
+        tr("choice.not-a-letter-hint", 'e.g. "A"'),
+    )
+    return None
 
 
 def first(iterable: Any, count: int) -> list[Any]:

@@ -1,9 +1,11 @@
-"""Part B of notebook 10 as the learner finds it: the six broken functions, exactly as given.
+"""The code exercises give to repair or complete, exactly as the learner finds it: part B's six
+broken functions (notebook 12), and the hook, Function and functions of notebooks 09 and 10.
 
 A check first compares the learner's function with the one given here (`unchanged`): the same
 code means the exercise has not been tried yet, and the check says "No answer yet" instead of
-giving its hints away before the learner has thought about the bug. tests/test_course_checks.py
-checks that the cells of notebooks/10_exercises.ipynb hold exactly these sources.
+giving its hints away before the learner has thought about the bug. `GIVEN_IN` names the
+notebook of each; tests/course/test_course_checks.py checks that those notebooks' cells hold
+exactly these sources.
 
 The functions are kept as source text and compiled the way a notebook compiles a cell: how
 Python compiles `F.mse_loss(...)` depends on whether the same file imports `F`, so a copy
@@ -91,12 +93,45 @@ def fit(model, opt, batches, val_x, val_y):
             val_losses.append(F.mse_loss(model(val_x), val_y).item())
     return val_losses
 """,
+    "clip_grad": """\
+def clip_grad(grad):
+    return grad  # replace this line
+""",
+    "GradientReversal": """\
+class GradientReversal(mg.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, lam):
+        pass  # your code: the values of x, unchanged
+
+    @staticmethod
+    def backward(ctx, grad):
+        pass  # your code: -lam times grad for x; and for lam?
+""",
+    "gradient_penalty": """\
+def gradient_penalty(w, inputs):
+    out = (inputs @ w).tanh().sum()
+    (g,) = mg.autograd.grad(out, inputs)
+    return (g**2).sum()
+""",
+    "inner_step": """\
+def inner_step(w, loss_fn, lr):
+    (g,) = mg.autograd.grad(loss_fn(w), w)
+    return w - lr * g.detach()
+""",
+}
+
+# Where each one is given: the notebook (its stem) whose cell defines it.
+GIVEN_IN = {
+    "12_exercises": ("train_epoch", "train_step", "d_step", "record_weights", "train_rnn", "fit"),
+    "09_hooks_and_custom_functions": ("clip_grad", "GradientReversal"),
+    "10_higher_order_gradients": ("gradient_penalty", "inner_step"),
 }
 
 
 @functools.cache
 def function(name: str) -> Callable[..., Any]:
-    """The given function `name`, compiled as its notebook cell is, with the notebook's names."""
+    """The given function (or class) `name`, compiled as its notebook cell is, with the
+    notebook's names."""
     namespace = {"mg": mg, "F": F, "nn": nn, "optim": optim}
     exec(compile(SOURCES[name], f"<given {name}>", "exec"), namespace)
     return namespace[name]
@@ -119,12 +154,22 @@ def _same_code(mine: types.CodeType, given: types.CodeType) -> bool:
     return True
 
 
-def unchanged(answer: Any, name: str) -> bool:
-    """Whether the learner's `answer` is still the given function `name` (a comment or a blank
-    line may differ; anything that runs differently counts as a change)."""
-    code = getattr(answer, "__code__", None)
+def _same_function(mine: Any, given: Any) -> bool:
+    code = getattr(mine, "__code__", None)
     if not isinstance(code, types.CodeType):
         return False
-    given = function(name)
-    defaults = getattr(answer, "__defaults__", None)
+    defaults = getattr(mine, "__defaults__", None)
     return _same_code(code, given.__code__) and defaults == given.__defaults__
+
+
+def unchanged(answer: Any, name: str) -> bool:
+    """Whether the learner's `answer` is still the given function `name` (a comment or a blank
+    line may differ; anything that runs differently counts as a change). For a given class,
+    an autograd.Function, its forward and backward are compared."""
+    given = function(name)
+    if not isinstance(given, type):
+        return _same_function(answer, given)
+    if not isinstance(answer, type):
+        return False
+    methods = ("forward", "backward")
+    return all(_same_function(getattr(answer, m, None), getattr(given, m)) for m in methods)

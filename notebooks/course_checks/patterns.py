@@ -1,4 +1,4 @@
-"""Part B of notebook 10, two patterns of notebook 07 where `detach()` decides what a backward
+"""Part B of notebook 12, two patterns of notebook 07 where `detach()` decides what a backward
 reaches: the GAN discriminator step (B3) and truncated backprop through time (B5).
 
 Each check runs the learner's function on its own small problem and watches it at work (hooks

@@ -1,4 +1,4 @@
-"""Part A of notebook 10, predict then run: each check runs the code of its question, shows
+"""Part A of notebook 12, predict then run: each check runs the code of its question, shows
 what really happened, and compares it with the learner's prediction."""
 
 from __future__ import annotations
@@ -10,49 +10,15 @@ import numpy as np
 
 import minigrad as mg
 
-from .feedback import describe_error, no_answer, not_yet, say, show, solved, tr
+from .answers import choice, unanswered
+from .feedback import describe_error, not_yet, say, show, solved, tr
 from .sandbox import checked
-
-LETTERS = ("A", "B", "C")
-
-
-def _unanswered(prediction: Any, example: str) -> bool:
-    """Say "No answer yet" (and return True) while the prediction is still None."""
-    if prediction is None or prediction is Ellipsis:
-        no_answer(
-            tr(
-                "unanswered",
-                "replace `None` in the cell above with your prediction ({example}), run that "
-                "cell, then run this one.",
-                example=example,
-            )
-        )
-        return True
-    return False
-
-
-def _choice(prediction: Any) -> str | None:
-    """The letter of a multiple-choice prediction ("b " means "B"); None, after saying why,
-    when there is none yet or it is not one of A, B, C."""
-    if _unanswered(prediction, tr("choice.example", 'a letter: "A", "B" or "C"')):
-        return None
-    if isinstance(prediction, str) and prediction.strip().upper() in LETTERS:
-        return prediction.strip().upper()
-    not_yet(
-        tr(
-            "choice.not-a-letter",
-            "{prediction} is not one of the letters A, B, C.",
-            prediction=show(prediction),
-        ),
-        tr("choice.not-a-letter-hint", 'e.g. "A"'),
-    )
-    return None
 
 
 @checked
 def check_version(prediction: Any) -> bool:
     """A1: `c = out.detach(); c.mul_(2)`: what is `out._version` afterwards?"""
-    if _unanswered(prediction, tr("a1.example", "a whole number such as 0")):
+    if unanswered(prediction, tr("a1.example", "a whole number such as 0")):
         return False
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     out = a.sigmoid()
@@ -120,7 +86,7 @@ def check_version(prediction: Any) -> bool:
 @checked
 def check_numpy_error(prediction: Any) -> bool:
     """A2: `x` requires grad. Which raises: A x.detach().numpy(), B x.numpy(), C x.tolist()?"""
-    letter = _choice(prediction)
+    letter = choice(prediction)
     if letter is None:
         return False
     x = mg.tensor([1.0, 2.0], requires_grad=True)
@@ -165,7 +131,7 @@ def check_numpy_error(prediction: Any) -> bool:
 @checked
 def check_data_zero(prediction: Any) -> bool:
     """A3: `out = a.sigmoid(); out.data.zero_(); out.sum().backward()`: what is a.grad?"""
-    letter = _choice(prediction)
+    letter = choice(prediction)
     if letter is None:
         return False
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -222,7 +188,7 @@ def _names(prediction: Any) -> set[str] | None:
 @checked
 def check_new_leaf(prediction: Any) -> bool:
     """A4: `c = out.detach().requires_grad_(True); (c * 3).sum().backward()`: who has a .grad?"""
-    if _unanswered(prediction, tr("a4.example", 'a set of names such as {{"a", "out"}}')):
+    if unanswered(prediction, tr("a4.example", 'a set of names such as {{"a", "out"}}')):
         return False
     names = _names(prediction)
     if names is None:
@@ -262,7 +228,7 @@ def check_new_leaf(prediction: Any) -> bool:
                 "a4.no-c",
                 "c does get a gradient: after requires_grad_(True) a detached tensor is a new "
                 "leaf (the popular claim that it 'can never have a gradient' is wrong, "
-                "notebook 09).",
+                "notebook 11).",
             )
         )
     return not_yet(
@@ -282,7 +248,7 @@ def check_new_leaf(prediction: Any) -> bool:
 @checked
 def check_detach_inplace(prediction: Any) -> bool:
     """A5: `b = a * 2; s = b.sum(); b.detach_(); s.backward()`: what happens to a.grad?"""
-    letter = _choice(prediction)
+    letter = choice(prediction)
     if letter is None:
         return False
     a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)

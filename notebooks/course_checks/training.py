@@ -1,4 +1,4 @@
-"""Part B of notebook 10, one training loop two ways: what it adds up (B1) and where it records
+"""Part B of notebook 12, one training loop two ways: what it adds up (B1) and where it records
 (B6).
 
 Each check runs the learner's function on a small regression problem and watches it at work

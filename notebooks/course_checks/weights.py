@@ -1,4 +1,4 @@
-"""Part B of notebook 10, one weight `w`: updated at the wrong moment (B2, weight decay through
+"""Part B of notebook 12, one weight `w`: updated at the wrong moment (B2, weight decay through
 `.data`) and logged for a plot (B4).
 
 Each check calls the learner's function on its own tensor `w` and reads what happened to it:

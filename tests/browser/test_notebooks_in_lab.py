@@ -7,7 +7,7 @@ its kernel, clear its outputs, Run All, wait until execution ends (bounded), the
   (b) every cell whose stored output has an SVG picture shows a rendered SVG, and every cell whose
       stored output has a PNG shows an image,
   (c) the last code cell ran,
-  (d) in a Chinese notebook (zh/), the translated headings are shown, and notebook 10's checks
+  (d) in a Chinese notebook (zh/), the translated headings are shown, and notebook 12's checks
       answer in Chinese,
 and save a screenshot of the whole notebook to build/screenshots/.
 """
@@ -37,7 +37,7 @@ MAX_SCREENSHOT_HEIGHT = 32_000
 # The Chinese notebooks (zh/) have the English code cells exactly (scripts/translations.py
 # check), so by default two of them run here: one full of graph pictures and the exercises,
 # whose checks print Chinese feedback. LAB_ZH_NOTEBOOKS=all runs every one; =none skips them.
-ZH_DEFAULT = ("zh/02_detach.ipynb", "zh/10_exercises.ipynb")
+ZH_DEFAULT = ("zh/02_detach.ipynb", "zh/12_exercises.ipynb")
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -258,7 +258,7 @@ def _chinese_problems(
         warnings.warn(f"{notebook}: no Chinese headings yet (untranslated)", stacklevel=1)
     elif not any(CHINESE.search(h) for h in shown):
         problems.append("no Chinese heading is shown")
-    if notebook.endswith("10_exercises.ipynb"):
+    if notebook.endswith("12_exercises.ipynb"):
         feedback = " ".join(cell["streamText"] for cell in live)
         if "还没有作答" not in feedback:
             problems.append("the exercise checks did not answer in Chinese (还没有作答 ...)")

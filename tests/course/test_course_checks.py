@@ -1,4 +1,4 @@
-"""The checks behind notebook 10: right answers are praised, wrong ones are told what is wrong.
+"""The checks behind notebook 12: right answers are praised, wrong ones are told what is wrong.
 
 `notebooks/course_checks/` is imported the way the notebook kernel imports it (its folder on
 sys.path). Every check must print and return, never raise, whatever the learner's code does.
@@ -597,16 +597,17 @@ def answers(path: Path) -> dict[str, object]:
 
 
 def test_the_exercises_notebook_gives_exactly_the_given_functions() -> None:
-    sources = {"".join(c["source"]).strip() for c in code_cells(NOTEBOOKS / "10_exercises.ipynb")}
-    for name, source in given.SOURCES.items():
-        assert source.strip() in sources, f"10_exercises.ipynb has no cell defining {name} as given"
+    sources = {"".join(c["source"]).strip() for c in code_cells(NOTEBOOKS / "12_exercises.ipynb")}
+    for name in given.GIVEN_IN["12_exercises"]:
+        source = given.SOURCES[name]
+        assert source.strip() in sources, f"12_exercises.ipynb has no cell defining {name} as given"
 
 
 @pytest.mark.parametrize("folder", [NOTEBOOKS, NOTEBOOKS / "zh"], ids=["en", "zh"])
 def test_stored_outputs_of_the_exercises_show_no_answer_yet(folder, language) -> None:
     """The stored outputs (what a learner sees before running anything) give no hint away."""
     speaks = "zh" if folder.name == "zh" else "en"
-    cells = check_cells(folder / "10_exercises.ipynb")
+    cells = check_cells(folder / "12_exercises.ipynb")
     assert len(cells) == 11
     for name, _, out in cells:
         if speaks != language:
@@ -617,14 +618,14 @@ def test_stored_outputs_of_the_exercises_show_no_answer_yet(folder, language) ->
 @pytest.mark.parametrize("folder", [NOTEBOOKS, NOTEBOOKS / "zh"], ids=["en", "zh"])
 def test_stored_outputs_of_the_solutions_are_all_praise(folder, language) -> None:
     speaks = "zh" if folder.name == "zh" else "en"
-    cells = check_cells(folder / "10_exercises_solutions.ipynb")
+    cells = check_cells(folder / "12_exercises_solutions.ipynb")
     assert len(cells) == 11
     if speaks == language:
         assert all(says(out, "well-done") for _, _, out in cells), cells
 
 
 @pytest.mark.parametrize(
-    "name,solved", [("10_exercises", False), ("10_exercises_solutions", True)], ids=str
+    "name,solved", [("12_exercises", False), ("12_exercises_solutions", True)], ids=str
 )
 def test_the_notebooks_answers_as_the_checks_judge_them_now(capsys, name, solved) -> None:
     """Run each notebook's answers through the checks: every solution is praised, and every
