@@ -87,12 +87,15 @@ def parse(svg: str) -> Picture | None:
 
 
 def with_size(svg: str, width_px: float, height_px: float) -> str:
-    """The SVG with its root width and height set in px (the viewBox keeps the drawing)."""
+    """The SVG with its root width and height set in px (the viewBox keeps the drawing).
+
+    Whole pixels, rounded up: rounded down, a picture sized for 24 px labels shows 23.9 px."""
     tag = _SVG_TAG.search(svg)
     assert tag is not None
     new = re.sub(r'\swidth="[^"]*"', "", tag.group(0))
     new = re.sub(r'\sheight="[^"]*"', "", new)
-    new = new.replace("<svg", f'<svg width="{width_px:.0f}px" height="{height_px:.0f}px"', 1)
+    width, height = math.ceil(width_px - 1e-6), math.ceil(height_px - 1e-6)
+    new = new.replace("<svg", f'<svg width="{width}px" height="{height}px"', 1)
     return svg[: tag.start()] + new + svg[tag.end() :]
 
 
