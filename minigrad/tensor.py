@@ -52,7 +52,10 @@ from .versions import SavedTensor, Storage, VersionCounter
 __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
 
 _tensor_serials = itertools.count()
-_NEEDS_PATTERNS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+# One shared copy of each small tuple a node keeps (which inputs need a gradient, the inputs'
+# shapes, the names of saved values): a graph of many nodes then holds fewer objects, and the
+# garbage collector, which walks every object a graph keeps alive, has less to do.
+_SHARED_TUPLES: dict[tuple, tuple] = {}
 # where the frames of minigrad itself and of Python's standard library come from
 _NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])
 
@@ -200,9 +203,8 @@ class Tensor(
             needs.append(t._requires_grad or t._grad_fn is not None)
         if True not in needs:
             return None
-        # one shared tuple per pattern ((True,), (True, False), ...): fewer objects per node
-        pattern = tuple(needs)
-        return _NEEDS_PATTERNS.setdefault(pattern, pattern)
+        pattern = tuple(needs)  # ((True,), (True, False), ...: shared, see _SHARED_TUPLES)
+        return _SHARED_TUPLES.setdefault(pattern, pattern)
 
     def _edge(self) -> Node | None:
         """Where a gradient for this tensor must go: its grad_fn, its AccumulateGrad, or nowhere
@@ -243,7 +245,8 @@ class Tensor(
             shapes.append(t._array.shape)
             if t._output_nr:
                 numbers = [u._output_nr for u in inputs]
-        node.next_nodes, node.input_shapes = tuple(edges), tuple(shapes)
+        shapes = tuple(shapes)
+        node.next_nodes, node.input_shapes = tuple(edges), _SHARED_TUPLES.setdefault(shapes, shapes)
         if numbers is not None:
             node.next_output_nrs = tuple(numbers)
         if node.saves:  # keep the inputs backward needs (only those it will use)
@@ -254,7 +257,8 @@ class Tensor(
                     names.append(name)
                     kept.append(inputs[index])
                     values.append(inputs[index]._saved(is_output=False))
-            node.keep(tuple(names), values, kept)
+            names = tuple(names)
+            node.keep(_SHARED_TUPLES.setdefault(names, names), values, kept)
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         output._grad_fn = node
