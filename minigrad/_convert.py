@@ -127,6 +127,8 @@ def data_to_array(data: object, dtype: dtypes.DType | None) -> np.ndarray:
 def _exact(data: object, numpy_dtype: np.dtype) -> np.ndarray:
     """Python numbers as `numpy_dtype`: torch refuses an integer that does not fit (and a nan or
     inf for an integer dtype), where numpy would wrap or fail with its own words."""
+    if numpy_dtype.kind == "u":
+        data = _wrap_negative(data, int(np.iinfo(numpy_dtype).max))
     try:
         with np.errstate(over="ignore"):
             array = np.array(data, dtype=numpy_dtype)
@@ -145,6 +147,16 @@ def _exact(data: object, numpy_dtype: np.dtype) -> np.ndarray:
         name = dtypes.from_numpy_dtype(numpy_dtype).name
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     return array
+
+
+def _wrap_negative(data: object, largest: int) -> object:
+    """Negative Python ints down to -largest wrapped around into an unsigned dtype (-1 is 255
+    in uint8), as torch's range check allows; floats and ints out of range are left to fail."""
+    if isinstance(data, (list, tuple)):
+        return [_wrap_negative(item, largest) for item in data]
+    if isinstance(data, int) and not isinstance(data, bool) and -largest <= data < 0:
+        return data + largest + 1
+    return data
 
 
 def _refuse_kind(array: np.ndarray, data: object) -> None:
@@ -167,6 +179,8 @@ def _check_python_data(data: object) -> object:
         first = first[0] if first else None
     if _is_tensor(first) and first.ndim > 0:  # [tensor([1]), tensor([2])] is [1, 2] to torch
         shape.extend(first.shape)
+    if isinstance(first, str) and shape:  # torch reads a string as one more dimension; a
+        raise ValueError("too many dimensions 'str'")  # string later on is a wrong type
     return _check_nested(data, shape, 0, first)
 
 
@@ -200,8 +214,6 @@ def _check_nested(data: object, shape: list[int], depth: int, first: object) -> 
         if not isinstance(data, (int, float, complex, np.number, np.bool_, np.ndarray, range)):
             raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
         return data
-    if any(isinstance(item, str) for item in data):
-        raise ValueError("too many dimensions 'str'")
     if depth >= len(shape) and depth > 0:  # a list where the first element had a number
         if isinstance(first, float):
             raise TypeError(f"must be real number, not {type(data).__name__}")

@@ -123,7 +123,8 @@ def run_backward(
     walk = _Walk(roots, targets, accumulate)
     ready, waiting, needed = walk.ready, walk.buffers.waiting, walk.needed
     plain = not is_anomaly_enabled()  # no anomaly mode: a node without hooks is just called
-    previous_mode, _state.enabled = _state.enabled, create_graph  # torch's rule for backward
+    previous_mode = (_state.grad_mode, _state.enabled)
+    _state.grad_mode = _state.enabled = create_graph  # torch's rule for backward
     try:
         while ready:
             node = ready.pop()
@@ -144,7 +145,7 @@ def run_backward(
                     _check_count(node, input_grads)
             walk.pass_on(node, input_grads, grad)
     finally:
-        _state.enabled = previous_mode
+        _state.grad_mode, _state.enabled = previous_mode
     if not retain_graph:
         for node in walk.ran:
             node.release_saved()

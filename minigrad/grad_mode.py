@@ -35,8 +35,9 @@ __all__ = [
 class _ThreadState(threading.local):
     """The modes of one thread; a new thread starts with recording on, as in torch."""
 
-    enabled = True  # grad mode
+    grad_mode = True  # what is_grad_enabled() says
     inference = False  # inside inference_mode()
+    enabled = True  # operations are recorded: grad mode on and not in inference mode
 
 
 _state = _ThreadState()
@@ -50,8 +51,14 @@ class _Anomaly:
 
 
 def is_grad_enabled() -> bool:
-    """True when operations on tensors that require grad are being recorded."""
-    return _state.enabled
+    """True in grad mode: operations on tensors that require grad are recorded (unless inside
+    inference_mode, which records nothing even under enable_grad, as in torch)."""
+    return _state.grad_mode
+
+
+def _set_grad_mode(mode: bool) -> None:
+    _state.grad_mode = mode
+    _state.enabled = mode and not _state.inference
 
 
 def is_inference_mode_enabled() -> bool:
@@ -142,12 +149,12 @@ class _GradModeContext(_ModeContext):
         return type(self)()
 
     def _switch(self) -> tuple[Any, ...]:
-        previous = (_state.enabled,)
-        _state.enabled = self.mode
+        previous = (_state.grad_mode,)
+        _set_grad_mode(self.mode)
         return previous
 
     def _restore(self, previous: tuple[Any, ...]) -> None:
-        (_state.enabled,) = previous
+        _set_grad_mode(previous[0])
 
 
 class no_grad(_GradModeContext):  # noqa: N801 - torch's name
@@ -175,7 +182,7 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801 - torch's name
         return context
 
     def __enter__(self) -> None:
-        _state.enabled = self.mode  # already switched by __init__; keep its _previous
+        _set_grad_mode(self.mode)  # already switched by __init__; keep its _previous
 
     def __call__(self, function: F) -> F:
         """Decorator form: the function runs with recording set to `mode`."""
@@ -202,13 +209,14 @@ class inference_mode(_ModeContext):  # noqa: N801 - torch's name
         return inference_mode(self.mode)
 
     def _switch(self) -> tuple[Any, ...]:
-        previous = (_state.enabled, _state.inference)
+        previous = (_state.grad_mode, _state.inference)
         _state.inference = self.mode
-        _state.enabled = not self.mode and _state.enabled
+        _set_grad_mode(not self.mode)  # inference_mode(False) turns grad mode on, as torch
         return previous
 
     def _restore(self, previous: tuple[Any, ...]) -> None:
-        _state.enabled, _state.inference = previous
+        _state.inference = previous[1]
+        _set_grad_mode(previous[0])
 
 
 class set_detect_anomaly(_ModeContext):  # noqa: N801 - torch's name

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import random
+from .._convert import type_name
 from .._shapes import broadcast_shapes
 from ..functions.nn import (
     AddmmBackward0,
@@ -65,6 +66,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
     Inputs with other than 2 dimensions are flattened to 2-D and reshaped back, as torch does.
     """
+    for position, (name, value) in enumerate((("input", input), ("weight", weight)), start=1):
+        if not isinstance(value, Tensor):  # (a list or numpy array is not turned into one)
+            raise TypeError(
+                f"linear(): argument '{name}' (position {position}) must be Tensor, not "
+                f"{type_name(value)}"
+            )
     if input.ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"

@@ -361,6 +361,8 @@ class Module:
         with the source afterwards: `target.load_state_dict(online.state_dict())` makes a real
         copy of `online`'s weights.
         """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]
@@ -369,6 +371,12 @@ class Module:
             if key not in state_dict:
                 continue
             source = state_dict[key]
+            if not isinstance(source, Tensor):  # torch reports it with the other problems
+                errors.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(source)}"
+                )
+                continue
             if tuple(source.shape) != tuple(target.shape):
                 errors.append(
                     f"size mismatch for {key}: copying a param with shape {source.shape} from "

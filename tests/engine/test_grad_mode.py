@@ -99,6 +99,19 @@ def test_inference_mode_rules():
     assert bare(x).is_inference()
 
 
+def test_enable_grad_inside_inference_mode_records_nothing():
+    # torch: grad mode is on again, but inference mode still records no graph
+    x = minigrad.ones(3, requires_grad=True)
+    with minigrad.inference_mode(), minigrad.enable_grad():
+        assert minigrad.is_grad_enabled()
+        y = x * 2
+    assert not y.requires_grad and y.is_inference()
+    with minigrad.no_grad(), minigrad.inference_mode(False):
+        assert minigrad.is_grad_enabled()  # inference_mode(False) turns grad mode on
+        assert (x * 2).requires_grad
+    assert minigrad.is_grad_enabled()
+
+
 def test_anomaly_mode_shows_where_the_failing_node_was_made():
     x = leaf()
     with warnings.catch_warnings(record=True) as caught:

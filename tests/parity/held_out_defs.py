@@ -280,9 +280,59 @@ def functions(lib: Any) -> dict[str, Any]:  # noqa: C901 - one small class per b
         def backward(ctx, grad):
             return None
 
+    class SaveNumber(Function):
+        """save_for_backward of a Python number (only tensors or None may be saved)."""
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 3.0)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 3
+
+    class SaveOutput(Function):
+        """y = exp(x), saving the output y for backward."""
+
+        @staticmethod
+        def forward(ctx, x):
+            out = x.exp()
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            (out,) = ctx.saved_tensors
+            return grad * out
+
+    class NoBackward(Function):
+        """forward only: the learner forgot to write backward."""
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    class ViewOut(Function):
+        """Returns a view of its input (the first two elements)."""
+
+        @staticmethod
+        def forward(ctx, x):
+            return x[:2]
+
+        @staticmethod
+        def backward(ctx, grad):
+            full = lib.zeros(3, dtype=grad.dtype)
+            full[:2] = grad
+            return full
+
     return {
         cls.__name__: cls
         for cls in (
+            SaveNumber,
+            SaveOutput,
+            NoBackward,
+            ViewOut,
             WrongShapeGrad,
             AddOneInPlace,
             AddOneNoDirty,

@@ -19,6 +19,8 @@ import minigrad
 
 from .edge_harness import classify, observe
 from .held_out_cases import (
+    FIFTH_1,
+    FIFTH_2,
     FOURTH_1,
     FOURTH_2,
     FRESH_1,
@@ -63,6 +65,7 @@ def _clean_state() -> Iterator[None]:
 
 def test_tables_are_big_enough_and_named_once():
     later = FRESH_1 + FRESH_2 + LATE_1 + LATE_2 + FOURTH_1 + FOURTH_2
+    later += FIFTH_1 + FIFTH_2
     names = [name for name, _ in WORKING + later]
     assert len(WORKING) >= 700
     assert len(FRESH_1) + len(FRESH_2) >= 300
@@ -92,8 +95,8 @@ def report(table: list[tuple[str, str]]) -> tuple[collections.Counter, list[str]
 
 @pytest.mark.parametrize(
     "table",
-    [FRESH_1, FRESH_2, LATE_1, LATE_2, FOURTH_1, FOURTH_2],
-    ids=["fresh_1", "fresh_2", "late_1", "late_2", "fourth_1", "fourth_2"],
+    [FRESH_1, FRESH_2, LATE_1, LATE_2, FOURTH_1, FOURTH_2, FIFTH_1, FIFTH_2],
+    ids=["fresh_1", "fresh_2", "late_1", "late_2", "fourth_1", "fourth_2", "fifth_1", "fifth_2"],
 )
 def test_fresh_set_meets_the_bounds(table):
     counts, lines = report(table)
@@ -109,6 +112,7 @@ if __name__ == "__main__":
     tables = {"working 1": WORKING_1, "working 2": WORKING_2, "fresh 1": FRESH_1}
     tables.update({"fresh 2": FRESH_2, "late 1": LATE_1, "late 2": LATE_2})
     tables.update({"fourth 1": FOURTH_1, "fourth 2": FOURTH_2})
+    tables.update({"fifth 1": FIFTH_1, "fifth 2": FIFTH_2})
     chosen = sys.argv[1:] or list(tables)
     for title in chosen:
         counts, lines = report(tables[title])
