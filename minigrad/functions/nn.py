@@ -63,7 +63,10 @@ class AddmmBackward0(Node):
             raise RuntimeError(
                 f"mat1 and mat2 must have the same dtype, but got {_kind(mat1)} and {_kind(mat2)}"
             )
-        return mat1 @ mat2 + bias
+        product = mat1 @ mat2
+        if bias.ndim == 1 and bias.dtype == product.dtype:  # Linear's bias: add it in place
+            return np.add(product, bias, out=product)
+        return product + bias
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         _, need_mat1, need_mat2 = self.needs_input_grad
