@@ -87,12 +87,11 @@ FIGURES: dict[str, Callable[[], viz.Graph]] = {
     "version_error": version_error,
     "no_grad": no_grad,
     "truncated_bptt": truncated_bptt,
+    # the Chinese cheat sheet's pictures: the same programs, viz's words in Chinese
+    "detach:zh": detach,
+    "detach_:zh": detach_,
+    "data:zh": data,
 }
-
-
-# The Chinese cheat sheet's pictures: the same programs, drawn with viz's words in Chinese.
-for _name in ("detach", "detach_", "data"):
-    FIGURES[f"{_name}:zh"] = FIGURES[_name]
 
 
 def file_stem(name: str) -> str:

@@ -9,6 +9,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/npm_present.sh
 
 say() { echo "setup_classroom: $*"; }
 die() {
@@ -23,22 +24,7 @@ if [[ -f "$STAMP" && "$(<"$STAMP")" == "$key" ]]; then
     exit 0
 fi
 
-if ! command -v npm >/dev/null 2>&1; then
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        say "npm not found; installing Debian's nodejs and npm with apt-get"
-        export DEBIAN_FRONTEND=noninteractive
-        apt_opts=(-q -o DPkg::Lock::Timeout=300)
-        apt-get "${apt_opts[@]}" update
-        apt-get "${apt_opts[@]}" install -y --no-install-recommends nodejs npm \
-            || die "apt-get install nodejs npm failed (see above)"
-    else
-        die "npm is not on PATH. Install Node.js (>= 18) with npm, for example
-    sudo apt-get install nodejs npm     # Debian / Ubuntu
-    brew install node                   # macOS (Homebrew)
-    conda install -c conda-forge nodejs # conda
-then run this again (make slides / make site do)."
-    fi
-fi
+ensure_npm "make slides / make site do"
 
 say "installing reveal.js, MathJax, require.js and jQuery into vendor/node_modules (npm ci)"
 (cd vendor && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in vendor/ failed"

@@ -14,6 +14,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/npm_present.sh
 
 LITE_VENV="${LITE_VENV:-.venv-lite}"
 REQS=lite/requirements.txt
@@ -30,22 +31,7 @@ npm_key="$(cat lite/package.json lite/package-lock.json | sha256sum | cut -d' ' 
 if [[ -f "$NPM_STAMP" && "$(<"$NPM_STAMP")" == "$npm_key" ]]; then
     say "up to date (lite/node_modules)"
 else
-    if ! command -v npm >/dev/null 2>&1; then
-        if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-            say "npm not found; installing Debian's nodejs and npm with apt-get"
-            export DEBIAN_FRONTEND=noninteractive
-            apt_opts=(-q -o DPkg::Lock::Timeout=300)
-            apt-get "${apt_opts[@]}" update
-            apt-get "${apt_opts[@]}" install -y --no-install-recommends nodejs npm \
-                || die "apt-get install nodejs npm failed (see above)"
-        else
-            die "npm is not on PATH. Install Node.js (>= 18) with npm, for example
-    sudo apt-get install nodejs npm     # Debian / Ubuntu
-    brew install node                   # macOS (Homebrew)
-    conda install -c conda-forge nodejs # conda
-then run this again (make lite does)."
-        fi
-    fi
+    ensure_npm "make lite does"
     say "installing pyodide and @viz-js/viz into lite/node_modules (npm ci)"
     (cd lite && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in lite/ failed"
     echo "$npm_key" >"$NPM_STAMP"

@@ -30,6 +30,7 @@ import nbformat
 import pytest
 import torch  # noqa: F401 (this module is collected only where torch imports: conftest.py)
 from nbclient import NotebookClient
+from nbval.plugin import get_sanitize_patterns
 
 from scripts import course
 
@@ -84,17 +85,11 @@ def for_torch(source: str) -> str:
     return re.sub(r"^from minigrad import ([\w, ]+)$", from_minigrad_import, source, flags=re.M)
 
 
-def sanitize_rules() -> list[tuple[re.Pattern[str], str]]:
-    """nbval's (regex, replacement) pairs from tests/nbval_sanitize.cfg."""
-    lines = SANITIZE.read_text(encoding="utf-8").splitlines()
-    return [
-        (re.compile(line.removeprefix("regex: ")), lines[i + 1].removeprefix("replace: "))
-        for i, line in enumerate(lines[:-1])
-        if line.startswith("regex: ")
-    ]
-
-
-RULES = sanitize_rules()
+# nbval's own reading of tests/nbval_sanitize.cfg: the rules `make test` compares outputs with
+RULES = [
+    (re.compile(regex), replace)
+    for regex, replace in get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
+]
 
 
 def printed(cell: dict) -> list[str]:
