@@ -16,6 +16,8 @@ Options:
   --markdown [JSON]  print a README "Performance" section from a results file (default
                    results/latest.json) and measure nothing
   --without PEER   leave out torch or micrograd (as if not installed)
+  --ab REF         also time minigrad as it was at git commit REF in the same rounds of the
+                   vs-torch row (before / after in one run; baseline.py)
 
 The garbage collector stays on during timing (unlike `timeit`): a training loop in a notebook
 runs with it, and an engine whose graph forms reference cycles pays for it there. torch runs on
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
+from .baseline import load_minigrad_at
 from .harness import Context, Result
 from .machine import machine_info
 from .peers import PEERS, install_peers, optional_import
@@ -95,6 +98,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--without", action="append", choices=PEERS, default=[], help="leave out a peer"
     )
+    parser.add_argument("--ab", metavar="REF", help="also time minigrad at this git commit")
     return parser.parse_args(argv)
 
 
@@ -124,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         workloads=workloads,
     )
     ctx.checks.extend(problems)
+    if args.ab:
+        ctx.baseline, ctx.baseline_label = load_minigrad_at(args.ab)
+        ctx.check(f"A/B: minigrad@{ctx.baseline_label} is {args.ab} (git), in the same rounds")
     ctx.child_args = ["--smoke"] if args.smoke else ["--quick"] if args.quick else []
     ctx.child_args += [f"--without={peer}" for peer in args.without]
     if ctx.torch is not None:

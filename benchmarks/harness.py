@@ -99,6 +99,9 @@ class Context:
     child_args: list[str] = field(default_factory=list)  # mode options for a child run
     workloads: list[str] | None = None  # the vs-torch workloads to run (None: all of them)
     groups: int = 0  # how many measurements have been made together (Result.group)
+    # `--ab REF`: minigrad as it was at REF (baseline.py), timed in the same rounds as today's
+    baseline: ModuleType | None = None
+    baseline_label: str = ""
 
     def timed(
         self,

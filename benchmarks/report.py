@@ -72,6 +72,15 @@ def vs_torch_table(rows: Sequence[dict[str, Any]]) -> str:
             f"{format_seconds(row['torch_s']):>10} {row['ratio']:6.2f}x  <= {row['target']:g}x"
             f"{' ' + row['unit'] if row['unit'] != 'per call' else ''}{flag}"
         )
+    compared = [row for row in rows if row.get("after_vs_before") is not None]
+    if compared:
+        lines.append("")
+        lines.append(
+            f"today's minigrad / {compared[0]['before']} (A/B: the same rounds, one process):"
+        )
+        for row in compared:
+            name = ("  - " if row["variant_of"] else "") + row["name"]
+            lines.append(f"  {name:48} {row['after_vs_before']:6.3f}x")
     return "\n".join(lines)
 
 

@@ -37,6 +37,9 @@ def row_vs_torch(ctx: Context) -> list[Result]:
     for workload in select(ctx.workloads):
         load = load_average()
         entries = [("minigrad", workload.build(minigrad), workload.unit)]
+        if ctx.baseline is not None:
+            before = f"minigrad@{ctx.baseline_label}"
+            entries.append((before, workload.build(ctx.baseline), workload.unit))
         if ctx.torch is not None:
             entries.append(("torch", workload.build(ctx.torch), workload.unit))
         entries += workload.floors() if workload.floors is not None else []
@@ -63,6 +66,14 @@ def summary(results: Sequence[Result]) -> list[dict[str, Any]]:
         if mine is None or theirs is None:
             continue
         floor = found.get((workload.name, "numpy", "fwd only"))
+        before = next(
+            (
+                r
+                for (case, impl, note), r in found.items()
+                if case == workload.name and impl.startswith("minigrad@") and note == workload.unit
+            ),
+            None,
+        )
         rows.append(
             {
                 "key": workload.key,
@@ -77,6 +88,8 @@ def summary(results: Sequence[Result]) -> list[dict[str, Any]]:
                 "target": workload.target,
                 "meets_target": ratio(mine, theirs) <= workload.target,
                 "numpy_fwd_ratio": ratio(mine, floor) if floor is not None else None,
+                "before": before.impl if before is not None else None,
+                "after_vs_before": ratio(mine, before) if before is not None else None,
             }
         )
     return rows

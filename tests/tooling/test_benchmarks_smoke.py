@@ -167,3 +167,30 @@ def test_python_m_benchmarks_runs_from_the_repository():
         check=False,
     )
     assert done.returncode == 0 and "--install-peers" in done.stdout
+
+
+def test_ab_times_minigrad_at_a_commit_in_the_same_rounds():
+    # --ab REF loads minigrad as it was at REF beside today's and times both in one group
+    data = cli.main(["--smoke", "--without", "torch", "--only", "vs-torch", "--ab", "HEAD"])
+    impls = {(r["case"], r["impl"], r["group"]) for r in data["results"] if not r.get("skipped")}
+    befores = [(case, group) for case, impl, group in impls if impl.startswith("minigrad@")]
+    assert befores, impls
+    for case, group in befores:
+        assert (case, "minigrad", group) in impls  # measured together with today's minigrad
+    assert any(line.startswith("A/B: minigrad@") for line in data["checks"])
+
+
+def test_ab_summary_compares_today_with_the_commit():
+    results = []
+    for impl, seconds in (("minigrad", 1.0), ("torch", 2.0), ("minigrad@abc1234", 0.8)):
+        result = harness.Result("vs-torch", "tiny graph (3,)", impl, [seconds] * 3, group=7)
+        result.note = "per call"
+        results.append(result)
+    (row,) = rows_vs_torch.summary(results)
+    assert row["before"] == "minigrad@abc1234" and row["after_vs_before"] == 1.25
+    assert "today's minigrad / minigrad@abc1234" in report.vs_torch_table([row])
+
+
+def test_ab_refuses_a_name_that_is_no_commit():
+    with pytest.raises(SystemExit, match="names no commit"):
+        cli.main(["--smoke", "--only", "vs-torch", "--ab", "no-such-ref-here"])
