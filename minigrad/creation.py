@@ -18,6 +18,7 @@ from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_stat
 from .tensor import Tensor
 
 __all__ = [
+    "as_tensor",
     "arange",
     "empty",
     "empty_like",
@@ -89,6 +90,18 @@ READ_ONLY_MESSAGE = (
     "This means writing to this tensor will result in undefined behavior. You may want to copy "
     "the array to protect its data or make it writable before converting it to a tensor."
 )
+
+
+def as_tensor(data: object, dtype: dtypes.DType | None = None, device: object = None) -> Tensor:
+    """`data` as a tensor, sharing memory where it can: a tensor of that dtype is returned
+    itself, a numpy array is shared (from_numpy); anything else is copied (tensor())."""
+    check_device(device, "as_tensor")
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype == data.dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and data.flags.writeable:
+        shared = from_numpy(data)
+        return shared if dtype is None or dtype == shared.dtype else shared.to(dtype)
+    return tensor(data, dtype=dtype)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

@@ -116,6 +116,7 @@ class Node:
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
     num_outputs = 1  # ops with several outputs (unbind, a custom Function) say how many
+    frees_state = False  # True: release_saved also frees state kept outside saved_values
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
     next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
@@ -261,11 +262,19 @@ class Node:
         """Gradients for the inputs, given the gradient of the output."""
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
-    def __call__(self, *grads: Any) -> tuple[Any, ...]:
+    def __call__(self, *grads: Any) -> Any:
         """`node(grad)`: this node's backward formula on tensors, as torch's nodes are called."""
+        if len(grads) != self.num_outputs:
+            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
         arrays = [grad._array for grad in grads]
-        result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
-        return tuple(None if value is None else tensors.wrap(value) for value in result)
+        previous = _state.grad_mode, _state.enabled
+        _state.enabled = False  # the formula on arrays, as during a backward pass
+        try:
+            result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
+        finally:
+            _state.grad_mode, _state.enabled = previous
+        wrapped = tuple(None if value is None else tensors.wrap(value) for value in result)
+        return wrapped[0] if len(wrapped) == 1 else wrapped  # (torch: a tensor for one input)
 
     # An op that can write its result straight into its first input's memory (add, sub, mul)
     # defines `forward_into(a, *others)`: what `add_` and friends run when nothing is recorded.

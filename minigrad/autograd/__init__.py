@@ -21,6 +21,7 @@ from . import graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .gradients import backward, grad
+from .variable import Variable
 
 __all__ = [
     "AccumulateGrad",
@@ -30,6 +31,7 @@ __all__ = [
     "GradcheckError",
     "Node",
     "SavedTensor",
+    "Variable",
     "backward",
     "detect_anomaly",
     "enable_grad",

@@ -56,6 +56,63 @@ class SumBackward0(Node):
         return (_spread(grad, self.input_shapes[0]),)
 
 
+class ProdBackward0(Node):
+    """prod(self) -- self: grad * (the product of all the other elements), which is
+    grad * result / self where no element is 0."""
+
+    saves = (("self", 0, None),)
+    saves_result = True
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.asarray(np.prod(a, dtype=_sum_dtype(a)))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a, result = self.unpack("self"), self.unpack("result")
+        if _has_zero(a):  # dividing by 0 would not do: multiply the others directly
+            return (grad * constant(lambda values: _product_of_others(values, None), a),)
+        return (grad * result / a,)
+
+
+class ProdBackward1(Node):
+    """prod(self, dim, keepdim) -- self: grad * (the product of the other elements along
+    dim), unsqueezed at dim unless keepdim."""
+
+    saves = (("self", 0, None),)
+    saves_result = True
+
+    def __init__(self, axis: int, keepdim: bool) -> None:
+        self.axis, self.keepdim = axis, keepdim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.asarray(np.prod(a, axis=self.axis, keepdims=self.keepdim, dtype=_sum_dtype(a)))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a, result = self.unpack("self"), self.unpack("result")
+        if not self.keepdim:
+            shape = _kept_shape(self.input_shapes[0], (self.axis,))
+            grad, result = grad.reshape(shape), result.reshape(shape)
+        if _has_zero(a):
+            return (grad * constant(lambda values: _product_of_others(values, self.axis), a),)
+        return (grad * result / a,)
+
+
+def _has_zero(a: np.ndarray) -> bool:
+    """True when some element is 0 (read from the values, also during create_graph)."""
+    values = a if is_array(a) else a.detach().numpy()
+    return bool((values == 0).any())
+
+
+def _product_of_others(a: np.ndarray, axis: int | None) -> np.ndarray:
+    """For each element, the product of the other elements (all, or along `axis`): the
+    product of those before it times the product of those after it, with no division."""
+    flat = a.reshape(-1) if axis is None else np.moveaxis(a, axis, -1)
+    ones = np.ones_like(flat[..., :1])
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = before * after
+    return others.reshape(a.shape) if axis is None else np.moveaxis(others, -1, axis)
+
+
 class SumBackward1(Node):
     """sum(self, dim, keepdim) -- self: grad, unsqueezed at dim unless keepdim, expanded."""
 
