@@ -531,7 +531,8 @@ class Tensor(
             if self._creation_meta == "inference" and self.requires_grad:
                 raise RuntimeError(INFERENCE_VIEW_CHANGED_MESSAGE)
             self._view_version = self._version_counter.value
-            if self._grad_fn is not None:
+            # (also a view made before its base joined the graph through an in-place change)
+            if self._grad_fn is not None or self._base._grad_fn is not None:
                 self._grad_fn = self._view_window()
         return self._grad_fn
 
@@ -548,6 +549,10 @@ class Tensor(
         if self._grad_fn is not None or self._requires_grad:
             return True
         return self._base is not None and self._base.requires_grad
+
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")  # (torch's message for deleting it)
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
@@ -714,6 +719,10 @@ class Tensor(
         check backward makes: gradients can come out silently wrong. Prefer `detach()`.
         """
         return self._alias(share_counter=False)
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @data.setter
     def data(self, new: Tensor) -> None:
