@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import random
 from ..dtypes import float64
-from ..grad_mode import enable_grad, no_grad
+from ..grad_mode import enable_grad
 from ..tensor import Tensor
 from .gradients import grad
 
@@ -65,8 +65,9 @@ def _numerical(
     """d(each output)/d(tensor) by central differences: one row per entry of the input."""
 
     def evaluate() -> list[Tensor]:
-        with no_grad():
-            return [o.detach() for o in _outputs(fn(*inputs))]
+        # (with grad mode as it is, as torch: fn may register hooks; a copy, since an output
+        # may be the input itself, which the next perturbation changes)
+        return [o.detach().clone() for o in _outputs(fn(*inputs))]
 
     flat = tensor.detach().numpy().reshape(-1)  # a view: perturbing it perturbs the input
     rows: list[list[np.ndarray]] = []
