@@ -78,13 +78,19 @@ DETACH_VIEW_MESSAGE = (
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
 )
-INFERENCE_VIEW_CHANGED_MESSAGE = (
-    "A view was created in inference mode and its base or another view of its base has been "
-    "modified inplace in normal mode. Given that this use case is ambiguous and error-prone, it "
-    "is forbidden. You can clarify your code by moving both the view and the inplace either both "
-    "inside the inference_mode block (if you don't want the inplace to be tracked) or both "
-    "outside (if you want the inplace to be tracked)."
-)
+# torch's errors for the grad_fn of a view made under no_grad / inference_mode (of a tensor
+# that requires grad) after its memory was changed in place: which history it has is ambiguous
+VIEW_CHANGED_MESSAGES = {
+    mode: f"A view was created in {mode} mode and its base or another view of its base has been "
+    f"modified inplace {where}. Given that this use case is ambiguous and error-prone, it is "
+    "forbidden. You can clarify your code by moving both the view and the inplace either both "
+    f"inside the {block} block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
+    for mode, where, block in (
+        ("no_grad", "with grad mode enabled", "no_grad"),
+        ("inference", "in normal mode", "inference_mode"),
+    )
+}
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 NO_HOOK_MESSAGE = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -528,8 +534,8 @@ class Tensor(
         region out of the base's *current* history.
         """
         if self._base is not None and self._view_version != self._version_counter.value:
-            if self._creation_meta == "inference" and self.requires_grad:
-                raise RuntimeError(INFERENCE_VIEW_CHANGED_MESSAGE)
+            if self._creation_meta in VIEW_CHANGED_MESSAGES and self.requires_grad:
+                raise RuntimeError(VIEW_CHANGED_MESSAGES[self._creation_meta])
             self._view_version = self._version_counter.value
             # (also a view made before its base joined the graph through an in-place change)
             if self._grad_fn is not None or self._base._grad_fn is not None:
@@ -560,6 +566,12 @@ class Tensor(
             raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:  # the attribute refuses even True on a non-leaf
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if (
+            flag and self._array.dtype.kind != "f"
+        ):  # (the attribute's words differ from the method's)
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -627,6 +639,8 @@ class Tensor(
                     "assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type_name(value)}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._array.dtype != self._array.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{value.dtype.name_in_errors}' "
@@ -805,9 +819,14 @@ class Tensor(
         dtype_note = dtype_suffix(self._array)
         if dtype_note:
             suffixes.append(dtype_note)
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
-        elif self.requires_grad:
+        try:
+            node = self.grad_fn
+        except RuntimeError:  # a view made under no_grad whose memory changed since
+            node = None
+            suffixes.append("grad_fn=<Invalid>")  # (torch prints this rather than raising)
+        if node is not None:
+            suffixes.append(f"grad_fn=<{node.name()}>")
+        elif self.requires_grad and not suffixes[-1:] == ["grad_fn=<Invalid>"]:
             suffixes.append("requires_grad=True")
         return format_tensor(self._array, suffixes)
 
