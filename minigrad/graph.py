@@ -83,6 +83,9 @@ def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> 
     return handle
 
 
+_SAVED_NUMBERS = ("exponent",)  # numbers an op keeps as plain attributes, shown as saved
+
+
 class SavedAttribute:
     """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
     `grad_fn._raw_saved_<name>` (the SavedTensor itself); None where this node did not save it
@@ -91,10 +94,17 @@ class SavedAttribute:
     def __init__(self, name: str, raw: bool = False) -> None:
         self.name, self.raw = name, raw
 
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
     def __get__(self, node: Node | None, owner: type) -> Any:
         if node is None:
             return self
         if self.name not in node.saved_names:
+            if self.name not in node.saved_fields():  # torch: only the names this op saves
+                raise AttributeError(
+                    f"'{type(node).__name__}' object has no attribute '{self.attribute}'"
+                )
             # a number the node keeps as a plain attribute (pow's exponent), else nothing
             return None if self.raw else node.__dict__.get(self.name)
         return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
@@ -149,6 +159,27 @@ class Node:
     _raw_saved_self = SavedAttribute("self", raw=True)
     _raw_saved_other = SavedAttribute("other", raw=True)
     _raw_saved_result = SavedAttribute("result", raw=True)
+
+    def saved_fields(self) -> set[str]:
+        """The names this kind of op saves for backward, which torch shows as `_saved_<name>`
+        (None in a node that did not need to keep one this time: mul's `self` when `other`
+        needs no gradient)."""
+        fields = {name for name, *_ in self.saves}
+        fields.update(self.saved_names)
+        if self.saves_result:
+            fields.add("result")
+        fields.update(name for name in _SAVED_NUMBERS if name in self.__dict__)
+        return fields
+
+    def __dir__(self) -> list[str]:
+        """Like torch's nodes, list only the `_saved_<name>` attributes this op has."""
+        fields = self.saved_fields()
+        return [
+            name
+            for name in super().__dir__()
+            if not name.startswith(("_saved_", "_raw_saved_"))
+            or name.removeprefix("_raw").removeprefix("_saved_") in fields
+        ]
 
     @property
     def serial(self) -> int:

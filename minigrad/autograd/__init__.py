@@ -17,7 +17,7 @@ from ..grad_mode import (
 )
 from ..graph import AccumulateGrad, Node
 from ..versions import SavedTensor
-from . import graph
+from . import functional, graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .gradients import backward, grad
@@ -35,6 +35,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "functional",
     "grad",
     "gradcheck",
     "gradgradcheck",

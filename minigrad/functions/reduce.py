@@ -8,11 +8,12 @@ that were reduced. For `sum` every element gets the gradient, for `mean` a share
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..graph import Node
-from .formulas import constant, expand_to, is_array, record, sum_keepdim
+from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
@@ -69,7 +70,9 @@ class ProdBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         a, result = self.unpack("self"), self.unpack("result")
         if _has_zero(a):  # dividing by 0 would not do: multiply the others directly
-            return (grad * constant(lambda values: _product_of_others(values, None), a),)
+            flat = a.reshape(-1)
+            others = _product_of_others(flat.reshape((flat.shape[0], 1)), 0)
+            return (grad * others.reshape(tuple(self.input_shapes[0])),)
         return (grad * result / a,)
 
 
@@ -92,7 +95,7 @@ class ProdBackward1(Node):
             shape = _kept_shape(self.input_shapes[0], (self.axis,))
             grad, result = grad.reshape(shape), result.reshape(shape)
         if _has_zero(a):
-            return (grad * constant(lambda values: _product_of_others(values, self.axis), a),)
+            return (grad * _product_of_others(a, self.axis),)
         return (grad * result / a,)
 
 
@@ -102,15 +105,17 @@ def _has_zero(a: np.ndarray) -> bool:
     return bool((values == 0).any())
 
 
-def _product_of_others(a: np.ndarray, axis: int | None) -> np.ndarray:
-    """For each element, the product of the other elements (all, or along `axis`): the
-    product of those before it times the product of those after it, with no division."""
-    flat = a.reshape(-1) if axis is None else np.moveaxis(a, axis, -1)
-    ones = np.ones_like(flat[..., :1])
-    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
-    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
-    others = before * after
-    return others.reshape(a.shape) if axis is None else np.moveaxis(others, -1, axis)
+def _product_of_others(a: Any, axis: int) -> Any:
+    """For each element, the product of the other elements along `axis`, with no division (an
+    element may be 0). Made of recorded ops, so that under create_graph it can be
+    differentiated again: a copy of the axis next to it, 1 on the diagonal, and the product
+    over the copy."""
+    length = a.shape[axis]
+    copies = tuple(a.shape[: axis + 1]) + (length,) + tuple(a.shape[axis + 1 :])
+    spread = expand_to(a.reshape(tuple(a.shape[:axis]) + (1,) + tuple(a.shape[axis:])), copies)
+    eye = np.eye(length, dtype=bool).reshape((length, length) + (1,) * (len(a.shape) - axis - 1))
+    masked = record(WhereBackward0(), lift(eye, a), 1.0, spread)
+    return record(ProdBackward1(axis + 1, False), masked)
 
 
 class SumBackward1(Node):

@@ -164,7 +164,7 @@ class ReductionMethods(TensorBase):
             lead + i for i, n in enumerate(target) if n == 1 and own[lead + i] != 1
         )
         summed = self.sum(axes, keepdim=True)
-        return summed.view(*target) if lead else summed
+        return summed.view(tuple(target)) if lead else summed
 
     def prod(self, dim: Any = _NO_DIM, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         """Product of all elements, or along `dim` (keepdim: keep it as size 1)."""
