@@ -444,9 +444,11 @@ def randn(
     *size: int,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples from the standard normal distribution (float32 unless `dtype` says otherwise)."""
+    check_device(device, "randn")
     _check_generator("randn", size, generator)
     return _random_tensor(
         size,
@@ -461,9 +463,11 @@ def rand(
     *size: int,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples uniform on [0, 1) (float32 unless `dtype` says otherwise)."""
+    check_device(device, "rand")
     _check_generator("rand", size, generator)
     return _random_tensor(
         size,
@@ -478,6 +482,7 @@ def randint(
     *args: int | Sequence[int],
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
     **bounds: int | Sequence[int],
 ) -> Tensor:
@@ -485,6 +490,7 @@ def randint(
 
     As in torch, `low`, `high` and `size` may also be given by name.
     """
+    check_device(device, "randint")
     _check_generator("randint", args, generator)
     low, high, size = _randint_args(args, bounds)
     dtype = dtypes.int64 if dtype is None else dtype
@@ -568,9 +574,11 @@ def randperm(
     *,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """A random permutation of 0 .. n-1 (int64 unless `dtype` says otherwise)."""
+    check_device(device, "randperm")
     _check_generator("randperm", (n,), generator)
     if isinstance(n, bool) or not hasattr(n, "__index__"):
         raise TypeError(
