@@ -18,11 +18,14 @@ it; README.md "Reading minigrad" says the same):
   `creation.py`, `functional.py`, `nn/`, `optim.py`, `data.py`, `viz/`
 """
 
+import math
+
 from . import autograd, data, nn, optim, random
 from ._device import device
 from ._format import set_printoptions
 from .creation import (
     arange,
+    as_tensor,
     empty,
     empty_like,
     eye,
@@ -74,33 +77,44 @@ from .functional import (
     clamp,
     clip,
     clone,
+    cos,
     detach,
+    diagonal,
     div,
     equal,
     exp,
     flatten,
     gather,
+    is_inference,
     is_tensor,
     log,
     log1p,
     masked_fill,
     matmul,
     max,
+    maximum,
     mean,
     min,
+    minimum,
     mul,
+    narrow,
     neg,
     norm,
     numel,
     permute,
     pow,
+    prod,
     relu,
     reshape,
     round,
+    select,
     sigmoid,
     sign,
+    sin,
     split,
+    split_with_sizes,
     sqrt,
+    square,
     squeeze,
     stack,
     std,
@@ -128,6 +142,9 @@ from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
 
+inf = math.inf  # torch.inf and torch.nan: the float constants, for convenience
+nan = math.nan
+
 bool = bool_  # noqa: A001 - torch's name for the dtype is `bool`
 float = float32  # noqa: A001 - torch.float is float32
 double = float64
@@ -138,6 +155,19 @@ short = int16
 default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
+    "sin",
+    "cos",
+    "square",
+    "minimum",
+    "maximum",
+    "prod",
+    "narrow",
+    "select",
+    "diagonal",
+    "split_with_sizes",
+    "inf",
+    "nan",
+    "as_tensor",
     "abs",
     "add",
     "allclose",
@@ -189,6 +219,7 @@ __all__ = [
     "int8",
     "is_anomaly_enabled",
     "is_grad_enabled",
+    "is_inference",
     "is_inference_mode_enabled",
     "is_tensor",
     "linspace",

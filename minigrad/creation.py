@@ -18,6 +18,7 @@ from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_stat
 from .tensor import Tensor
 
 __all__ = [
+    "as_tensor",
     "arange",
     "empty",
     "empty_like",
@@ -89,6 +90,18 @@ READ_ONLY_MESSAGE = (
     "This means writing to this tensor will result in undefined behavior. You may want to copy "
     "the array to protect its data or make it writable before converting it to a tensor."
 )
+
+
+def as_tensor(data: object, dtype: dtypes.DType | None = None, device: object = None) -> Tensor:
+    """`data` as a tensor, sharing memory where it can: a tensor of that dtype is returned
+    itself, a numpy array is shared (from_numpy); anything else is copied (tensor())."""
+    check_device(device, "as_tensor")
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype == data.dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and data.flags.writeable:
+        shared = from_numpy(data)
+        return shared if dtype is None or dtype == shared.dtype else shared.to(dtype)
+    return tensor(data, dtype=dtype)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -431,9 +444,11 @@ def randn(
     *size: int,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples from the standard normal distribution (float32 unless `dtype` says otherwise)."""
+    check_device(device, "randn")
     _check_generator("randn", size, generator)
     return _random_tensor(
         size,
@@ -448,9 +463,11 @@ def rand(
     *size: int,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """Samples uniform on [0, 1) (float32 unless `dtype` says otherwise)."""
+    check_device(device, "rand")
     _check_generator("rand", size, generator)
     return _random_tensor(
         size,
@@ -465,6 +482,7 @@ def randint(
     *args: int | Sequence[int],
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
     **bounds: int | Sequence[int],
 ) -> Tensor:
@@ -472,6 +490,7 @@ def randint(
 
     As in torch, `low`, `high` and `size` may also be given by name.
     """
+    check_device(device, "randint")
     _check_generator("randint", args, generator)
     low, high, size = _randint_args(args, bounds)
     dtype = dtypes.int64 if dtype is None else dtype
@@ -555,9 +574,11 @@ def randperm(
     *,
     generator: random.Generator | None = None,
     dtype: dtypes.DType | None = None,
+    device: object = None,
     requires_grad: bool = False,
 ) -> Tensor:
     """A random permutation of 0 .. n-1 (int64 unless `dtype` says otherwise)."""
+    check_device(device, "randperm")
     _check_generator("randperm", (n,), generator)
     if isinstance(n, bool) or not hasattr(n, "__index__"):
         raise TypeError(

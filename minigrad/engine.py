@@ -133,7 +133,7 @@ def run_backward(
                 grad = walk.before_node(node, grad)
             input_grads = ()
             if grad is not None and (needed is None or node in needed):
-                if node.saved_names:
+                if node.saved_names or node.frees_state:
                     walk.ran.append(node)
                 if type(node) is AccumulateGrad:
                     walk.accumulate(node, grad)

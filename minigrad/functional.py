@@ -13,10 +13,21 @@ import numpy as np
 from ._convert import type_name
 from ._shapes import wrap_dim
 from .functions import views
+from .grad_mode import is_grad_enabled, no_grad
 from .methods.reductions import MaxResult
 from .tensor import Tensor, apply
 
 __all__ = [
+    "sin",
+    "cos",
+    "square",
+    "minimum",
+    "maximum",
+    "prod",
+    "narrow",
+    "select",
+    "diagonal",
+    "split_with_sizes",
     "abs",
     "add",
     "allclose",
@@ -95,6 +106,11 @@ def is_tensor(value: object) -> bool:
     return isinstance(value, Tensor)
 
 
+def is_inference(input: Tensor) -> bool:  # noqa: A002
+    """True for an inference tensor (made inside `inference_mode()`)."""
+    return _tensor(input, "input", "is_inference").is_inference()
+
+
 def numel(input: Tensor) -> int:  # noqa: A002 - torch's argument names, here and below
     """The number of elements."""
     return _tensor(input, "input", "numel").numel()
@@ -110,9 +126,34 @@ def detach(input: Tensor) -> Tensor:  # noqa: A002
     return _tensor(input, "input", "detach").detach()
 
 
-def add(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
-    """input + alpha * other."""
-    return _tensor(input, "input", "add").add(_other(other, "add"), alpha=alpha)
+def _into(out: Tensor | None, name: str, inputs: tuple[object, ...], compute: Any) -> Tensor:
+    """torch's `out=` argument: the result written into `out`, which is returned.
+
+    Writing into a tensor cannot be recorded, so torch refuses it while grad mode is on and an
+    input or `out` requires grad; otherwise the result is copied into out's memory (an
+    in-place change: out's version goes up)."""
+    if out is None:
+        return compute()
+    tensors = [value for value in (*inputs, out) if isinstance(value, Tensor)]
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    with no_grad():
+        return out.copy_(compute())
+
+
+def add(
+    input: Tensor,  # noqa: A002
+    other: object,
+    *,
+    alpha: float = 1,
+    out: Tensor | None = None,
+) -> Tensor:
+    """input + alpha * other (out: write the result into that tensor)."""
+    first = _tensor(input, "input", "add")
+    return _into(out, "add", (input, other), lambda: first.add(_other(other, "add"), alpha=alpha))
 
 
 def sub(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A002
@@ -120,9 +161,10 @@ def sub(input: Tensor, other: object, *, alpha: float = 1) -> Tensor:  # noqa: A
     return _tensor(input, "input", "sub").sub(_other(other, "sub"), alpha=alpha)
 
 
-def mul(input: Tensor, other: object) -> Tensor:  # noqa: A002
-    """input * other."""
-    return _tensor(input, "input", "mul").mul(_other(other, "mul"))
+def mul(input: Tensor, other: object, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """input * other (out: write the result into that tensor)."""
+    first = _tensor(input, "input", "mul")
+    return _into(out, "mul", (input, other), lambda: first.mul(_other(other, "mul")))
 
 
 def div(input: Tensor, other: object, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
@@ -149,9 +191,34 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return _tensor(input, "input", "matmul").matmul(other)
 
 
-def exp(input: Tensor) -> Tensor:  # noqa: A002
-    """e ** input."""
-    return _tensor(input, "input", "exp").exp()
+def exp(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """e ** input (out: write the result into that tensor)."""
+    return _into(out, "exp", (input,), _tensor(input, "input", "exp").exp)
+
+
+def sin(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """Sine, elementwise (out: write the result into that tensor)."""
+    return _into(out, "sin", (input,), _tensor(input, "input", "sin").sin)
+
+
+def cos(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """Cosine, elementwise (out: write the result into that tensor)."""
+    return _into(out, "cos", (input,), _tensor(input, "input", "cos").cos)
+
+
+def square(input: Tensor) -> Tensor:  # noqa: A002
+    """input ** 2."""
+    return _tensor(input, "input", "square").square()
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The smaller of the two, elementwise."""
+    return _tensor(input, "input", "minimum").minimum(_tensor(other, "other", "minimum"))
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The larger of the two, elementwise."""
+    return _tensor(input, "input", "maximum").maximum(_tensor(other, "other", "maximum"))
 
 
 def log(input: Tensor) -> Tensor:  # noqa: A002
@@ -341,6 +408,31 @@ def squeeze(input: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
 def unsqueeze(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     """Insert a dimension of size 1 (a view)."""
     return _tensor(input, "input", "unsqueeze").unsqueeze(dim)
+
+
+def prod(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:  # noqa: A002
+    """Product of all elements, or along a dim."""
+    return _tensor(input, "input", "prod").prod(*args, **kwargs)
+
+
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:  # noqa: A002
+    """`length` entries along `dim` from `start` (a view)."""
+    return _tensor(input, "input", "narrow").narrow(dim, start, length)
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:  # noqa: A002
+    """The entry `index` along `dim` (a view, that dimension removed)."""
+    return _tensor(input, "input", "select").select(dim, index)
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:  # noqa: A002
+    """The diagonal of the (dim1, dim2) planes (a view)."""
+    return _tensor(input, "input", "diagonal").diagonal(offset, dim1, dim2)
+
+
+def split_with_sizes(input: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:  # noqa: A002
+    """Pieces of the listed sizes along `dim` (each a view)."""
+    return _tensor(input, "input", "split_with_sizes").split_with_sizes(split_sizes, dim)
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:  # noqa: A002

@@ -109,6 +109,17 @@ class _ModeContext:
 
     def __call__(self, function: F) -> F:
         """Use the context as a decorator: the whole function runs in this mode."""
+        if inspect.isclass(function):
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You "
+                "should only decorate functions or methods. To preserve the current behavior of "
+                "class decoration, you can directly decorate the `__init__` method and nothing "
+                "else.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            cls = function
+            function = lambda *args, **kwargs: cls(*args, **kwargs)  # noqa: E731 - as torch
         if inspect.isgeneratorfunction(function):
             return self._wrap_generator(function)  # type: ignore[return-value]
 
@@ -120,26 +131,43 @@ class _ModeContext:
         return run_in_mode  # type: ignore[return-value]
 
     def _wrap_generator(self, function: Callable[..., Generator]) -> Callable[..., Generator]:
-        """Each step of the generator runs in the mode; the caller's mode is back in between."""
+        """Each step of the generator runs in the mode; the caller's mode is back in between.
+
+        What the caller sends or throws in is passed on inside the mode too, so a coroutine's
+        exception handler also runs in it."""
 
         @functools.wraps(function)
         def generate_in_mode(*args: Any, **kwargs: Any) -> Generator:
             generator = function(*args, **kwargs)
-            to_send: Any = None
-            while True:
-                try:
-                    with self._fresh():
-                        value = generator.send(to_send)
-                except StopIteration as stop:
-                    return stop.value
-                try:
-                    to_send = yield value
-                except GeneratorExit:
-                    with self._fresh():
-                        generator.close()
-                    raise
+            try:
+                with self._fresh():
+                    value = generator.send(None)
+                while True:
+                    try:
+                        received = yield value
+                    except GeneratorExit:
+                        with self._fresh():
+                            generator.close()
+                        raise
+                    except BaseException as thrown:  # noqa: BLE001 - passed on to the generator
+                        with self._fresh():
+                            value = generator.throw(thrown)
+                    else:
+                        with self._fresh():
+                            value = generator.send(received)
+            except StopIteration as stop:
+                return stop.value
 
         return generate_in_mode
+
+
+class _NoParamModeContext(_ModeContext):
+    """A mode switch that also decorates without parentheses: `@no_grad`, `no_grad(f)`."""
+
+    def __new__(cls, function: Any = None) -> Any:
+        if function is None:
+            return super().__new__(cls)
+        return cls()(function)
 
 
 class _GradModeContext(_ModeContext):
@@ -157,14 +185,16 @@ class _GradModeContext(_ModeContext):
         _set_grad_mode(previous[0])
 
 
-class no_grad(_GradModeContext):  # noqa: N801 - torch's name
-    """Context manager and decorator: nothing computed inside is recorded in the graph."""
+class no_grad(_GradModeContext, _NoParamModeContext):  # noqa: N801 - torch's name
+    """Context manager and decorator (`@no_grad()`, `@no_grad`, `no_grad(f)`): nothing
+    computed inside is recorded in the graph."""
 
     mode = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801 - torch's name
-    """Context manager and decorator: record operations again, even inside `no_grad`."""
+class enable_grad(_GradModeContext, _NoParamModeContext):  # noqa: N801 - torch's name
+    """Context manager and decorator (also without parentheses): record operations again,
+    even inside `no_grad`."""
 
     mode = True
 

@@ -83,6 +83,9 @@ def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> 
     return handle
 
 
+_SAVED_NUMBERS = ("exponent",)  # numbers an op keeps as plain attributes, shown as saved
+
+
 class SavedAttribute:
     """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
     `grad_fn._raw_saved_<name>` (the SavedTensor itself); None where this node did not save it
@@ -91,10 +94,17 @@ class SavedAttribute:
     def __init__(self, name: str, raw: bool = False) -> None:
         self.name, self.raw = name, raw
 
+    def __set_name__(self, owner: type, attribute: str) -> None:
+        self.attribute = attribute
+
     def __get__(self, node: Node | None, owner: type) -> Any:
         if node is None:
             return self
         if self.name not in node.saved_names:
+            if self.name not in node.saved_fields():  # torch: only the names this op saves
+                raise AttributeError(
+                    f"'{type(node).__name__}' object has no attribute '{self.attribute}'"
+                )
             # a number the node keeps as a plain attribute (pow's exponent), else nothing
             return None if self.raw else node.__dict__.get(self.name)
         return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
@@ -116,6 +126,7 @@ class Node:
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
     num_outputs = 1  # ops with several outputs (unbind, a custom Function) say how many
+    frees_state = False  # True: release_saved also frees state kept outside saved_values
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded
     next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
@@ -148,6 +159,27 @@ class Node:
     _raw_saved_self = SavedAttribute("self", raw=True)
     _raw_saved_other = SavedAttribute("other", raw=True)
     _raw_saved_result = SavedAttribute("result", raw=True)
+
+    def saved_fields(self) -> set[str]:
+        """The names this kind of op saves for backward, which torch shows as `_saved_<name>`
+        (None in a node that did not need to keep one this time: mul's `self` when `other`
+        needs no gradient)."""
+        fields = {name for name, *_ in self.saves}
+        fields.update(self.saved_names)
+        if self.saves_result:
+            fields.add("result")
+        fields.update(name for name in _SAVED_NUMBERS if name in self.__dict__)
+        return fields
+
+    def __dir__(self) -> list[str]:
+        """Like torch's nodes, list only the `_saved_<name>` attributes this op has."""
+        fields = self.saved_fields()
+        return [
+            name
+            for name in super().__dir__()
+            if not name.startswith(("_saved_", "_raw_saved_"))
+            or name.removeprefix("_raw").removeprefix("_saved_") in fields
+        ]
 
     @property
     def serial(self) -> int:
@@ -261,11 +293,19 @@ class Node:
         """Gradients for the inputs, given the gradient of the output."""
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
-    def __call__(self, *grads: Any) -> tuple[Any, ...]:
+    def __call__(self, *grads: Any) -> Any:
         """`node(grad)`: this node's backward formula on tensors, as torch's nodes are called."""
+        if len(grads) != self.num_outputs:
+            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
         arrays = [grad._array for grad in grads]
-        result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
-        return tuple(None if value is None else tensors.wrap(value) for value in result)
+        previous = _state.grad_mode, _state.enabled
+        _state.enabled = False  # the formula on arrays, as during a backward pass
+        try:
+            result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
+        finally:
+            _state.grad_mode, _state.enabled = previous
+        wrapped = tuple(None if value is None else tensors.wrap(value) for value in result)
+        return wrapped[0] if len(wrapped) == 1 else wrapped  # (torch: a tensor for one input)
 
     # An op that can write its result straight into its first input's memory (add, sub, mul)
     # defines `forward_into(a, *others)`: what `add_` and friends run when nothing is recorded.

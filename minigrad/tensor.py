@@ -78,6 +78,19 @@ DETACH_VIEW_MESSAGE = (
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
 )
+# torch's errors for the grad_fn of a view made under no_grad / inference_mode (of a tensor
+# that requires grad) after its memory was changed in place: which history it has is ambiguous
+VIEW_CHANGED_MESSAGES = {
+    mode: f"A view was created in {mode} mode and its base or another view of its base has been "
+    f"modified inplace {where}. Given that this use case is ambiguous and error-prone, it is "
+    "forbidden. You can clarify your code by moving both the view and the inplace either both "
+    f"inside the {block} block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
+    for mode, where, block in (
+        ("no_grad", "with grad mode enabled", "no_grad"),
+        ("inference", "in normal mode", "inference_mode"),
+    )
+}
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 NO_HOOK_MESSAGE = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -174,6 +187,8 @@ class Tensor(
         view._inference = self._inference
         counter = view._version_counter = self._version_counter
         view._view_version = counter.value
+        if self._inference:
+            return view  # torch does not track views of inference tensors: no _base, no graph
         if self._base is None:
             view._base, view._view_chain = self, ViewChain((step,))
         else:
@@ -296,7 +311,7 @@ class Tensor(
         grad mode is back on (see `_check_view_rules`).
         """
         output = self._view(node.view_of(self._array), node)
-        if Tensor._recording((self,)) is not None:
+        if not self._inference and Tensor._recording((self,)) is not None:
             node.needs_input_grad = (True,)
             Tensor._connect(node, output, (self,))
             output._view_version = output._version_counter.value  # the version its grad_fn saw
@@ -359,6 +374,7 @@ class Tensor(
 
     def _apply_inplace_view(self, node: ViewNode) -> Tensor:
         """Give this tensor a new shape on the same memory (unsqueeze_, t_, ...), in place."""
+        self._check_not_inference()  # (for these torch checks it before the leaf rule)
         self._check_inplace_allowed()
         recording = Tensor._recording((self,)) is not None
         if recording:
@@ -375,21 +391,26 @@ class Tensor(
 
     def _check_inplace_allowed(self) -> None:
         """torch's rules for in-place changes: inference tensors, leaves that require grad."""
-        if self._inference and not _state.inference:
-            raise RuntimeError(
-                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-                "make a clone to get a normal tensor before doing inplace update.See "
-                "https://github.com/pytorch/rfcs/pull/17 for more details."
-            )
-        if not _state.enabled or self._creation_meta is not None:
+        recorded = _state.enabled and self._creation_meta is None
+        if recorded and self._grad_fn is None and self._requires_grad:
+            raise RuntimeError(LEAF_INPLACE_MESSAGE)  # (torch checks this before inference)
+        self._check_not_inference()
+        if not recorded:
             return  # (a view made under no_grad has its own message: _check_view_rules)
-        if self._grad_fn is None and self._requires_grad:
-            raise RuntimeError(LEAF_INPLACE_MESSAGE)
         base = self._base
         if base is not None and base._grad_fn is None and base._requires_grad:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation."
+            )
+
+    def _check_not_inference(self) -> None:
+        """An inference tensor may be changed in place only inside inference_mode."""
+        if self._inference and not _state.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details."
             )
 
     def _check_view_rules(self) -> None:
@@ -513,8 +534,11 @@ class Tensor(
         region out of the base's *current* history.
         """
         if self._base is not None and self._view_version != self._version_counter.value:
+            if self._creation_meta in VIEW_CHANGED_MESSAGES and self.requires_grad:
+                raise RuntimeError(VIEW_CHANGED_MESSAGES[self._creation_meta])
             self._view_version = self._version_counter.value
-            if self._grad_fn is not None:
+            # (also a view made before its base joined the graph through an in-place change)
+            if self._grad_fn is not None or self._base._grad_fn is not None:
                 self._grad_fn = self._view_window()
         return self._grad_fn
 
@@ -532,12 +556,22 @@ class Tensor(
             return True
         return self._base is not None and self._base.requires_grad
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")  # (torch's message for deleting it)
+
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
         if not isinstance(flag, bool):
             raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:  # the attribute refuses even True on a non-leaf
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if (
+            flag and self._array.dtype.kind != "f"
+        ):  # (the attribute's words differ from the method's)
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -575,6 +609,10 @@ class Tensor(
         """Which output of its grad_fn this tensor is (0 but for unbind, split, Functions)."""
         return self._output_nr
 
+    def _is_view(self) -> bool:
+        """True for a view that autograd tracks as one (it has a `_base`)."""
+        return self._base is not None
+
     def is_inference(self) -> bool:
         """True for a tensor made inside `inference_mode()` (it can never join a graph)."""
         return self._inference
@@ -601,6 +639,8 @@ class Tensor(
                     "assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type_name(value)}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._array.dtype != self._array.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{value.dtype.name_in_errors}' "
@@ -694,6 +734,10 @@ class Tensor(
         """
         return self._alias(share_counter=False)
 
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
     @data.setter
     def data(self, new: Tensor) -> None:
         if not isinstance(new, Tensor):
@@ -743,6 +787,15 @@ class Tensor(
             raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
         return self._array
 
+    def __array_wrap__(
+        self, array: np.ndarray, context: Any = None, return_scalar: bool = False
+    ) -> Tensor:
+        # what a numpy function's result becomes when it was given a tensor (np.exp(t)): a
+        # tensor, as in torch, which turns numpy's bool results into uint8
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return Tensor(np.asarray(array))
+
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         # what np.asarray(t) and matplotlib call; torch refuses for tensors that require grad.
         # np.array(t) asks for a copy (torch's np.array copies), np.asarray(t) does not.
@@ -766,9 +819,14 @@ class Tensor(
         dtype_note = dtype_suffix(self._array)
         if dtype_note:
             suffixes.append(dtype_note)
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
-        elif self.requires_grad:
+        try:
+            node = self.grad_fn
+        except RuntimeError:  # a view made under no_grad whose memory changed since
+            node = None
+            suffixes.append("grad_fn=<Invalid>")  # (torch prints this rather than raising)
+        if node is not None:
+            suffixes.append(f"grad_fn=<{node.name()}>")
+        elif self.requires_grad and not suffixes[-1:] == ["grad_fn=<Invalid>"]:
             suffixes.append("requires_grad=True")
         return format_tensor(self._array, suffixes)
 

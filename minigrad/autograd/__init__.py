@@ -17,10 +17,11 @@ from ..grad_mode import (
 )
 from ..graph import AccumulateGrad, Node
 from ..versions import SavedTensor
-from . import graph
+from . import functional, graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .gradients import backward, grad
+from .variable import Variable
 
 __all__ = [
     "AccumulateGrad",
@@ -30,9 +31,11 @@ __all__ = [
     "GradcheckError",
     "Node",
     "SavedTensor",
+    "Variable",
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "functional",
     "grad",
     "gradcheck",
     "gradgradcheck",

@@ -79,7 +79,9 @@ def grad(
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
-            results.append(Tensor(np.zeros_like(tensor._array)) if materialize_grads else None)
+            # (under create_graph the zeros require grad, as torch's, to be differentiated again)
+            zeros = Tensor(np.zeros_like(tensor._array), requires_grad=create_graph)
+            results.append(zeros if materialize_grads else None)
         elif isinstance(value, Tensor):
             results.append(value)
         else:

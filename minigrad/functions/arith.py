@@ -121,6 +121,21 @@ class DivBackward0(Node):
         return grad_a, grad_b
 
 
+class DivBackward1(Node):
+    """div(self, other: number), as torch's own functions call it (the mean of a loss):
+    self: grad / other. (`t / 2` in Python records DivBackward0, as in torch.)"""
+
+    def __init__(self, other: float) -> None:
+        self.other = other
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        with np.errstate(**_QUIET):
+            return np.divide(a, self.other, dtype=float_dtype(a))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad / self.other,)
+
+
 class NegBackward0(Node):
     """neg(self) -- self: -grad."""
 
@@ -160,7 +175,7 @@ class PowBackward0(Node):
         fractional = isinstance(self.exponent, float) and a.dtype.kind != "f"
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        dtype = np.float32 if fractional else a.dtype
+        dtype = np.float32 if fractional else np.int64 if a.dtype.kind == "b" else a.dtype
         with np.errstate(**_QUIET):
             return np.power(a.astype(dtype, copy=False), self.exponent).astype(dtype, copy=False)
 

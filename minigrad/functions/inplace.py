@@ -9,7 +9,7 @@ import numpy as np
 from .. import random
 from ..graph import Node
 from .formulas import constant, record, zeros_like
-from .views import TakeView, ViewChain
+from .views import SavesIndices, TakeView, ViewChain
 
 
 class CopySlices(Node):
@@ -97,7 +97,7 @@ class CopyBackwards(Node):
         return zeros_like(grad), grad
 
 
-class IndexPutBackward0(Node):
+class IndexPutBackward0(SavesIndices):
     """index_put_(self, indices, values) -- self: grad with the indexed places zeroed;
     values: grad[indices]."""
 
@@ -110,6 +110,7 @@ class IndexPutBackward0(Node):
         return result
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.check_indices()
         return grad * constant(self.outside_indices, grad), grad[self.key]
 
     def outside_indices(self, like: np.ndarray) -> np.ndarray:

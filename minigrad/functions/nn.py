@@ -118,8 +118,72 @@ class LeakyReluBackward0(Node):
         return np.where(x > 0, x, x * self.negative_slope).astype(x.dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        positive = self.unpack("self") > 0
-        return (record(WhereBackward0(), positive, grad, grad * self.negative_slope),)
+        slope = self.negative_slope
+        return (record(LeakyReluBackwardBackward0(slope), grad, self.unpack("self")),)
+
+
+class LeakyReluBackwardBackward0(Node):
+    """leaky_relu_backward(grad_output, self, slope) = grad_output where self > 0, else
+    grad_output * slope: leaky relu's formula as an op of its own, as in torch, so the gradient
+    of a gradient stays connected to the input (WGAN-GP's penalty) -- grad_output: the same
+    rule; self: zeros (flat almost everywhere)."""
+
+    saves = (("self", 1, 0),)
+
+    def __init__(self, negative_slope: float) -> None:
+        self.negative_slope = negative_slope
+
+    def forward(self, grad_output: np.ndarray, x: np.ndarray) -> np.ndarray:
+        scaled = grad_output * self.negative_slope
+        return np.where(x > 0, grad_output, scaled).astype(grad_output.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_x = self.needs_input_grad
+        again = LeakyReluBackwardBackward0(self.negative_slope)
+        return (
+            record(again, grad, self.unpack("self")) if need_grad_output else None,
+            constant(np.zeros_like, grad) if need_x else None,
+        )
+
+
+class HardtanhBackward0(Node):
+    """hardtanh(self, min_val, max_val) = self clipped to [min_val, max_val] -- self: grad
+    where min_val < self < max_val, else 0."""
+
+    saves = (("self", 0, None),)
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        return np.clip(x, self.low, self.high).astype(x.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        node = HardtanhBackwardBackward0(self.low, self.high)
+        return (record(node, grad, self.unpack("self")),)
+
+
+class HardtanhBackwardBackward0(Node):
+    """hardtanh_backward(grad_output, self, min_val, max_val) = grad_output where min_val <
+    self < max_val, else 0, as an op of its own (as torch) -- grad_output: the same rule;
+    self: zeros."""
+
+    saves = (("self", 1, 0),)
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+
+    def forward(self, grad_output: np.ndarray, x: np.ndarray) -> np.ndarray:
+        inside = (x > self.low) & (x < self.high)
+        return np.where(inside, grad_output, 0).astype(grad_output.dtype, copy=False)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_x = self.needs_input_grad
+        again = HardtanhBackwardBackward0(self.low, self.high)
+        return (
+            record(again, grad, self.unpack("self")) if need_grad_output else None,
+            constant(np.zeros_like, grad) if need_x else None,
+        )
 
 
 def softmax_dim(ndim: int, dim: int | None, name: str) -> int:

@@ -8,11 +8,12 @@ that were reduced. For `sum` every element gets the gradient, for `mean` a share
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from ..graph import Node
-from .formulas import constant, expand_to, is_array, record, sum_keepdim
+from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
@@ -54,6 +55,67 @@ class SumBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (_spread(grad, self.input_shapes[0]),)
+
+
+class ProdBackward0(Node):
+    """prod(self) -- self: grad * (the product of all the other elements), which is
+    grad * result / self where no element is 0."""
+
+    saves = (("self", 0, None),)
+    saves_result = True
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.asarray(np.prod(a, dtype=_sum_dtype(a)))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a, result = self.unpack("self"), self.unpack("result")
+        if _has_zero(a):  # dividing by 0 would not do: multiply the others directly
+            flat = a.reshape(-1)
+            others = _product_of_others(flat.reshape((flat.shape[0], 1)), 0)
+            return (grad * others.reshape(tuple(self.input_shapes[0])),)
+        return (grad * result / a,)
+
+
+class ProdBackward1(Node):
+    """prod(self, dim, keepdim) -- self: grad * (the product of the other elements along
+    dim), unsqueezed at dim unless keepdim."""
+
+    saves = (("self", 0, None),)
+    saves_result = True
+
+    def __init__(self, axis: int, keepdim: bool) -> None:
+        self.axis, self.keepdim = axis, keepdim
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.asarray(np.prod(a, axis=self.axis, keepdims=self.keepdim, dtype=_sum_dtype(a)))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        a, result = self.unpack("self"), self.unpack("result")
+        if not self.keepdim:
+            shape = _kept_shape(self.input_shapes[0], (self.axis,))
+            grad, result = grad.reshape(shape), result.reshape(shape)
+        if _has_zero(a):
+            return (grad * _product_of_others(a, self.axis),)
+        return (grad * result / a,)
+
+
+def _has_zero(a: np.ndarray) -> bool:
+    """True when some element is 0 (read from the values, also during create_graph)."""
+    values = a if is_array(a) else a.detach().numpy()
+    return bool((values == 0).any())
+
+
+def _product_of_others(a: Any, axis: int) -> Any:
+    """For each element, the product of the other elements along `axis`, with no division (an
+    element may be 0). Made of recorded ops, so that under create_graph it can be
+    differentiated again: a copy of the axis next to it, 1 on the diagonal, and the product
+    over the copy."""
+    length = a.shape[axis]
+    copies = tuple(a.shape[: axis + 1]) + (length,) + tuple(a.shape[axis + 1 :])
+    spread = expand_to(a.reshape(tuple(a.shape[:axis]) + (1,) + tuple(a.shape[axis:])), copies)
+    eye = np.eye(length, dtype=bool).reshape((length, length) + (1,) * (len(a.shape) - axis - 1))
+    masked = record(WhereBackward0(), lift(eye, a), 1.0, spread)
+    return record(ProdBackward1(axis + 1, False), masked)
 
 
 class SumBackward1(Node):

@@ -1,5 +1,5 @@
-"""Elementwise functions of one tensor: exp, log, sigmoid, tanh, relu, sqrt, abs, sign, clamp,
-round, where, and the copies (clone, dtype conversion).
+"""Elementwise functions of one tensor: exp, log, sin, cos, sigmoid, tanh, relu, sqrt, abs,
+sign, clamp, round, where, and the copies (clone, dtype conversion).
 
 Forward works on numpy arrays. Backward works on arrays, or on tensors during
 `backward(create_graph=True)`: see formulas.py.
@@ -49,6 +49,30 @@ class ExpBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * self.unpack("result"),)
+
+
+class SinBackward0(Node):
+    """sin(self) -- self: grad * cos(self)."""
+
+    saves = (("self", 0, None),)
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.sin(a.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * record(CosBackward0(), self.unpack("self")),)
+
+
+class CosBackward0(Node):
+    """cos(self) -- self: grad * -sin(self)."""
+
+    saves = (("self", 0, None),)
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.cos(a.astype(float_dtype(a), copy=False))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad * -record(SinBackward0(), self.unpack("self")),)
 
 
 class LogBackward0(Node):

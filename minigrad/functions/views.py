@@ -17,7 +17,8 @@ import numpy as np
 
 from ..dtypes import result_dtype
 from ..graph import Node
-from .formulas import permute, record, zeros
+from ..versions import SECOND_BACKWARD_MESSAGE
+from .formulas import permute, record, sum_keepdim, zeros
 
 
 class ViewNode(Node):
@@ -172,6 +173,50 @@ class SelectBackward0(ViewNode):
         return array[(slice(None),) * self.dim + (self.index, Ellipsis)]
 
 
+class DiagonalBackward0(ViewNode):
+    """diagonal(self, offset, dim1, dim2) -- self: grad written onto that diagonal of zeros.
+
+    The view steps along dim1 and dim2 together: one stride that is the sum of the two."""
+
+    def __init__(self, offset: int, dim1: int, dim2: int) -> None:
+        self.offset, self.dim1, self.dim2 = offset, dim1, dim2
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        d1, d2 = self.dim1, self.dim2
+        start = [slice(None)] * array.ndim
+        if self.offset >= 0:
+            start[d2] = slice(self.offset, None)
+        else:
+            start[d1] = slice(-self.offset, None)
+        shifted = array[tuple(start)]
+        rest = [k for k in range(array.ndim) if k not in (d1, d2)]
+        length = max(min(shifted.shape[d1], shifted.shape[d2]), 0)
+        shape = [shifted.shape[k] for k in rest] + [length]
+        strides = [shifted.strides[k] for k in rest] + [shifted.strides[d1] + shifted.strides[d2]]
+        return np.lib.stride_tricks.as_strided(shifted, shape, strides)
+
+
+class AsStridedBackward1(ViewNode):
+    """as_strided(self, size, stride, storage_offset): any window onto the memory, element
+    strides counted from the start of the tensor -- self: grad written into that window."""
+
+    def __init__(self, size: tuple[int, ...], stride: tuple[int, ...], offset: int) -> None:
+        self.size, self.stride, self.offset = size, stride, offset
+
+    def view_of(self, array: np.ndarray) -> np.ndarray:
+        item = array.itemsize
+        start = array.reshape(-1)[self.offset :] if self.offset else array
+        strides = tuple(step * item for step in self.stride)
+        return np.lib.stride_tricks.as_strided(start, self.size, strides)
+
+
+class AsStridedView(AsStridedBackward1):
+    """as_strided(...) as a new tensor (torch names this node AsStridedBackward0)."""
+
+    def name(self) -> str:
+        return "AsStridedBackward0"
+
+
 class UnsqueezeBackward0(ViewNode):
     """unsqueeze(self, dim) -- self: grad.squeeze(dim)."""
 
@@ -253,7 +298,24 @@ class AsStridedBackward0(ViewNode):
 # ---- indexing and joining: copies -------------------------------------------------------------
 
 
-class IndexBackward0(Node):
+class SavesIndices(Node):
+    """A node that keeps the index arrays of `t[indices]`: torch saves them as tensors, so they
+    are freed by backward like saved values, and a second backward fails as for any other."""
+
+    indices_freed = False
+    frees_state = True
+
+    def release_saved(self) -> None:
+        super().release_saved()
+        self.indices_freed = True
+
+    def check_indices(self) -> None:
+        """torch's error for a second backward through freed indices."""
+        if self.indices_freed:
+            raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+
+
+class IndexBackward0(SavesIndices):
     """index(self, indices) -- self: zeros with grad added at the indices (repeats add up)."""
 
     def __init__(self, key: object) -> None:
@@ -263,6 +325,7 @@ class IndexBackward0(Node):
         return np.array(a[self.key])
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        self.check_indices()
         return (record(GradIntoIndex(self.key, self.input_shapes[0]), grad),)
 
 
@@ -283,6 +346,27 @@ class GradIntoIndex(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (record(IndexBackward0(self.key), grad),)
+
+
+class RepeatBackward0(Node):
+    """repeat(self, repeats) -- self: grad cut into the repeated blocks, summed (leading new
+    dims of repeats are summed away)."""
+
+    def __init__(self, repeats: tuple[int, ...]) -> None:
+        self.repeats = repeats
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return np.tile(a, self.repeats)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        shape = self.input_shapes[0]
+        lead = len(self.repeats) - len(shape)
+        full = (1,) * lead + tuple(shape)
+        blocks: list[int] = []  # (repeat, size) pairs: sum over every repeat axis
+        for repeat, size in zip(self.repeats, full, strict=True):
+            blocks += [repeat, size]
+        summed = sum_keepdim(grad.reshape(tuple(blocks)), tuple(range(0, len(blocks), 2)))
+        return (summed.reshape(shape),)
 
 
 class CatBackward0(Node):

@@ -61,8 +61,9 @@ _NUMBERS: dict[tuple[type, object, np.dtype], Any] = {}  # see TensorBase._numbe
 class TensorBase:
     """The root of Tensor's method groups (methods/*.py); see tensor.py for the Tensor itself."""
 
-    # numpy must hand `array * tensor` back to us instead of converting the tensor
-    __array_ufunc__ = None
+    # numpy hands `array * tensor` back to the tensor instead of converting it (its deferral
+    # rule for objects of higher priority); np.exp(t) converts through __array__, as in torch
+    __array_priority__ = 1000
     _array: np.ndarray
 
     # provided by Tensor (tensor.py): the one place an op joins the graph

@@ -27,6 +27,18 @@ class ElementwiseMethods(TensorBase):
         """e ** self."""
         return self._apply(unary.ExpBackward0(), self)
 
+    def sin(self) -> Tensor:
+        """Sine, elementwise (radians)."""
+        return self._apply(unary.SinBackward0(), self)
+
+    def cos(self) -> Tensor:
+        """Cosine, elementwise (radians)."""
+        return self._apply(unary.CosBackward0(), self)
+
+    def square(self) -> Tensor:
+        """self ** 2 (recorded as torch records it: PowBackward0)."""
+        return self.pow(2)
+
     def log(self) -> Tensor:
         """Natural logarithm."""
         return self._apply(unary.LogBackward0(), self)
@@ -128,6 +140,19 @@ class ElementwiseMethods(TensorBase):
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
         """torch's copy to a GPU: minigrad has none (torch built without CUDA says the same)."""
         raise AssertionError(CUDA_MESSAGE)
+
+    def type(self, dtype: Any = None) -> Any:
+        """With no argument, the legacy type name ('minigrad.FloatTensor'); with a dtype (or
+        such a name), the tensor converted to it (itself when the dtype is already that)."""
+        if dtype is None:
+            return f"minigrad.{self.dtype.tensor_type}"
+        if isinstance(dtype, str):
+            kind = dtype.rsplit(".", 1)[-1]
+            matches = [d for d in dtypes.ALL if d.tensor_type == kind]
+            if not matches:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = matches[0]
+        return self if dtype == self.dtype else self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
         """Converted to `other`'s dtype."""

@@ -9,6 +9,7 @@ instead of its values; they bump the version too, as torch's do.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -207,6 +208,13 @@ class InplaceMethods(TensorBase):
     def t_(self) -> Tensor:
         """Transpose a 0-, 1- or 2-D tensor, in place."""
         return self._apply_inplace_view(views.TBackward1(*self._t_dims("t_")))
+
+    def as_strided_(
+        self, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
+    ) -> Tensor:
+        """Make this tensor a window of its memory by sizes and element strides, in place."""
+        node = views.AsStridedBackward1(tuple(size), tuple(stride), storage_offset or 0)
+        return self._apply_inplace_view(node)
 
     def transpose_(self, dim0: int, dim1: int) -> Tensor:
         """Swap two dimensions, in place."""

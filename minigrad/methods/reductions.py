@@ -164,7 +164,23 @@ class ReductionMethods(TensorBase):
             lead + i for i, n in enumerate(target) if n == 1 and own[lead + i] != 1
         )
         summed = self.sum(axes, keepdim=True)
-        return summed.view(*target) if lead else summed
+        return summed.view(tuple(target)) if lead else summed
+
+    def prod(self, dim: Any = _NO_DIM, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        """Product of all elements, or along `dim` (keepdim: keep it as size 1)."""
+        if dtype is not None:
+            return self.to(dtype).prod(dim, keepdim)
+        if dim is _NO_DIM:
+            return self._apply(reduce.ProdBackward0(), self)
+        return self._apply(reduce.ProdBackward1(wrap_dim(dim, self.ndim), bool(keepdim)), self)
+
+    def maximum(self, other: Tensor) -> Tensor:
+        """The larger of the two, elementwise (MaximumBackward0: ties share the gradient)."""
+        return self._binary(arith.MaximumBackward0(), other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        """The smaller of the two, elementwise (MinimumBackward0)."""
+        return self._binary(arith.MinimumBackward0(), other)
 
     def max(self, dim: Any = None, keepdim: bool = False) -> Tensor | MaxResult:
         """Maximum of all elements, (values, indices) along `dim`, or the elementwise maximum

@@ -203,6 +203,59 @@ class ViewMethods(TensorBase):
 
     # ---- several views at once ------------------------------------------------------------
 
+    def narrow(self, dim: int, start: int, length: int) -> Tensor:
+        """`length` entries along `dim` from `start` (a view, recorded as SliceBackward0)."""
+        axis = wrap_dim(dim, self.ndim)
+        size = self._array.shape[axis]
+        begin = start + size if start < 0 else start
+        if not 0 <= begin <= size or length < 0 or begin + length > size:
+            raise RuntimeError(
+                f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+            )
+        return self._apply_view(views.SliceBackward0(axis, slice(begin, begin + length)))
+
+    def select(self, dim: int, index: int) -> Tensor:
+        """The entry `index` along `dim`, that dimension removed (a view): `t.select(0, i)` is
+        `t[i]`."""
+        axis = wrap_dim(dim, self.ndim)
+        size = self._array.shape[axis]
+        if not -size <= index < size:
+            raise IndexError(
+                f"select(): index {index} out of range for tensor of size "
+                f"{list(self._array.shape)} at dimension {dim}"
+            )
+        return self._apply_view(views.SelectBackward0(axis, index % size))
+
+    def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+        """The diagonal of the (dim1, dim2) planes, `offset` above (or below) the main one, as
+        a last dimension (a view)."""
+        first, second = wrap_dim(dim1, self.ndim), wrap_dim(dim2, self.ndim)
+        if first == second:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return self._apply_view(views.DiagonalBackward0(offset, first, second))
+
+    def as_strided(
+        self, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
+    ) -> Tensor:
+        """A view of any window of the memory, by sizes and element strides (an expert's
+        tool: windows may overlap)."""
+        node = views.AsStridedView(tuple(size), tuple(stride), storage_offset or 0)
+        return self._apply_view(node)
+
+    def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the listed sizes along `dim` (each a view)."""
+        return self.split(list(split_sizes), dim)
+
+    def repeat(self, *repeats: int | Sequence[int]) -> Tensor:
+        """The tensor tiled `repeats` times along each dimension (a copy)."""
+        counts = shape_args(repeats, "repeat")
+        if len(counts) < self.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor"
+            )
+        return self._apply(views.RepeatBackward0(tuple(counts)), self)
+
     def unbind(self, dim: int = 0) -> tuple[Tensor, ...]:
         """The slices along `dim`, each a view (one UnbindBackward0 node for all of them)."""
         if self.ndim == 0:

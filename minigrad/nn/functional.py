@@ -16,11 +16,13 @@ import numpy as np
 from .. import random
 from .._convert import type_name
 from .._shapes import broadcast_shapes
+from ..functions.arith import DivBackward1
 from ..functions.nn import (
     AddmmBackward0,
     BinaryCrossEntropyBackward0,
     BinaryCrossEntropyWithLogitsBackward0,
     EmbeddingBackward0,
+    HardtanhBackward0,
     LeakyReluBackward0,
     LogSoftmaxBackward0,
     MseLossBackward0,
@@ -136,6 +138,19 @@ def leaky_relu(
     if inplace:
         return input._apply_inplace(LeakyReluBackward0(negative_slope))
     return apply(LeakyReluBackward0(negative_slope), input)
+
+
+def hardtanh(
+    input: Tensor,  # noqa: A002
+    min_val: float = -1.0,
+    max_val: float = 1.0,
+    inplace: bool = False,
+) -> Tensor:
+    """input clipped to [min_val, max_val] (HardtanhBackward0); `inplace=True` writes the
+    result into input."""
+    if inplace:
+        return input._apply_inplace(HardtanhBackward0(min_val, max_val))
+    return apply(HardtanhBackward0(min_val, max_val), input)
 
 
 def dropout(
@@ -270,8 +285,12 @@ def cross_entropy(
     log_probs = log_softmax(input, class_dim)
     if target.is_floating_point() and target.shape == input.shape:  # class probabilities
         _check_reduction(reduction)
-        losses = -(log_probs * target).sum(class_dim)
-        return _reduce_losses(losses, reduction)
+        if reduction == "none":
+            return -(log_probs * target).sum(class_dim)
+        total = -(log_probs * target).sum()  # torch: the sum, negated, then / N for the mean
+        if reduction == "sum":
+            return total
+        return apply(DivBackward1(input.shape[0] if input.ndim > 1 else 1), total)
     loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
     if not label_smoothing:
         return loss

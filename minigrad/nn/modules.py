@@ -69,6 +69,7 @@ class Parameter(Tensor):
         self._array = source._array
         self._storage = source._storage
         self._version_counter = source._version_counter
+        self._inference = source._inference  # (an inference tensor cannot be made to need grad)
         self.requires_grad_(requires_grad)
 
     def __repr__(self) -> str:
