@@ -147,6 +147,8 @@ def diagnose(
             per_name.append((name, finding))
     per_name += _why_unreached(unreached, facts, trace)
     per_name += _functions_returning_none(loss, params, facts, per_name)
+    order = {name: index for index, name in enumerate(params)}
+    per_name.sort(key=lambda pair: order[pair[0]])
     findings = _grouped(per_name) + _inplace_findings(facts, trace)
     return findings + _intended_cuts(findings, facts, trace)
 
@@ -260,7 +262,7 @@ def _functions_returning_none(
     except RuntimeError:
         return []  # backward itself fails: the in-place check says why
     cls = _function_class(functions[0])
-    where = Where(*_code_place(cls.backward))
+    where = _code_place(cls.backward)
     return [
         (name, Finding("function_none", (name,), where, f"{cls.__name__}.backward"))
         for name, grad in zip(names, grads, strict=True)
@@ -274,11 +276,14 @@ def _function_class(node: Any) -> type | None:
     return getattr(node, "_forward_cls", None) or getattr(node, "function", None)
 
 
-def _code_place(function: Any) -> tuple[str, int]:
-    """The file and the `def` line of a function (below its decorators)."""
+def _code_place(function: Any) -> Where:
+    """Where a function's `def` line is (below its decorators)."""
     lines, first = inspect.getsourcelines(function)
     offset = next((i for i, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
-    return os.path.basename(function.__code__.co_filename), first + offset
+    path = function.__code__.co_filename
+    if path.startswith("<") or "ipykernel_" in path:  # a notebook cell
+        return Where(None, first + offset)
+    return Where(os.path.basename(path), first + offset)
 
 
 def _library_of(tensor: Any) -> Any:

@@ -54,13 +54,17 @@ _LIBRARY = (
 
 @dataclass(frozen=True)
 class Where:
-    """A place in the learner's code: a file's name and a line (a notebook cell has no file)."""
+    """A place in the learner's code: a file's name and a line. A notebook cell has no file
+    name worth showing: its place is the line in the cell, and the function it is in."""
 
     file: str | None
     line: int
+    function: str = ""  # for a cell: the function the line is in ("" at the cell's top level)
 
     def __str__(self) -> str:
-        return f"line {self.line}" if self.file is None else f"{self.file}:{self.line}"
+        if self.file is not None:
+            return f"{self.file}:{self.line}"
+        return f"{self.function}(), line {self.line}" if self.function else f"line {self.line}"
 
 
 @dataclass(eq=False)
@@ -112,9 +116,10 @@ def learner_place() -> Where | None:
         frame = frame.f_back
     if frame is None:
         return Where(None, 0)
-    path = frame.f_code.co_filename
-    in_a_cell = path.startswith("<") or "ipykernel_" in path
-    return Where(None if in_a_cell else os.path.basename(path), frame.f_lineno)
+    path, name = frame.f_code.co_filename, frame.f_code.co_name
+    if path.startswith("<") or "ipykernel_" in path:  # a notebook cell
+        return Where(None, frame.f_lineno, "" if name.startswith("<") else name)
+    return Where(os.path.basename(path), frame.f_lineno)
 
 
 def _with_line(where: Where | None, opening: str) -> Where | None:
@@ -129,7 +134,7 @@ def _with_line(where: Where | None, opening: str) -> Where | None:
         return where
     for line in range(where.line, frame.f_code.co_firstlineno - 1, -1):
         if opening in linecache.getline(frame.f_code.co_filename, line):
-            return Where(where.file, line)
+            return Where(where.file, line, where.function)
     return where
 
 

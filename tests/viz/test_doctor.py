@@ -38,6 +38,7 @@ def test_there_is_a_script_for_every_cause_and_five_correct_ones():
     assert len(CORRECT) >= 5
 
 
+@pytest.mark.filterwarnings("ignore:Converting a tensor")  # bug_float's float() warns, as torch
 @pytest.mark.parametrize("stem", BUGS)
 def test_the_doctor_names_the_planted_cause_and_line(stem):
     check_bug(stem, mg, nn, viz)
