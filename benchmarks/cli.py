@@ -42,12 +42,23 @@ from .peers import PEERS, install_peers, optional_import
 from .readme import markdown, update_readmes
 from .report import ratios, table, vs_torch_table
 from .rows_course import row_course
+from .rows_doctor import row_doctor
 from .rows_engine import row_alias, row_chain, row_large, row_large_kept, row_micrograd
 from .rows_viz import row_viz
 from .rows_vs_torch import row_vs_torch, select, summary
 from .timing import FULL, QUICK, SMOKE, wall_clock
 
-ROWS = ("vs-torch", "large", "large-kept", "alias", "micrograd", "chain", "viz", "course")
+ROWS = (
+    "vs-torch",
+    "large",
+    "large-kept",
+    "alias",
+    "micrograd",
+    "chain",
+    "viz",
+    "doctor",
+    "course",
+)
 ROW_FUNCTIONS: dict[str, Callable[[Context], list[Result]]] = {
     "vs-torch": row_vs_torch,
     "large": row_large,
@@ -56,6 +67,7 @@ ROW_FUNCTIONS: dict[str, Callable[[Context], list[Result]]] = {
     "micrograd": row_micrograd,
     "chain": row_chain,
     "viz": row_viz,
+    "doctor": row_doctor,
     "course": row_course,
 }
 

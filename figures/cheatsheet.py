@@ -111,6 +111,8 @@ TEXT = {
             "An in-place change to a tensor saved for backward raises <i>modified by an "
             "inplace operation</i> through <code>detach()</code>, and nothing through "
             "<code>.data</code>.",
+            "Why is <code>.grad</code> None? A cut on the path, frozen, not a leaf, or never "
+            "used: <code>viz.explain(loss, model)</code> names the cause and the line.",
         ],
         "back": "The pictures (printed at three quarters of their size: the smallest label "
         "is 6.75 pt). Light blue: leaves; grey: backward nodes; orange: saved values; "
@@ -188,6 +190,8 @@ TEXT = {
             "<code>t.detach()</code>；完全不建计算图：<code>no_grad()</code>。",
             "对 backward 要用到的已保存张量做原地修改：经 <code>detach()</code> 会报 "
             "<i>modified by an inplace operation</i>，经 <code>.data</code> 则什么都不报。",
+            "<code>.grad</code> 为什么是 None？路径被切断、被冻结、不是叶子或从未用到："
+            "<code>viz.explain(loss, model)</code> 指出原因和行号。",
         ],
         "back": "图（按原尺寸的四分之三打印：最小的标签为 6.75 pt）。"
         "浅蓝：叶子张量；灰色：反向节点；橙色：保存的值；虚线框：不需要梯度的张量；"

@@ -16,6 +16,7 @@ from ._shapes import check_sizes, shape_args
 from .dtypes import default_float
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .tensor import Tensor
+from .watch import seen, watchers
 
 __all__ = [
     "as_tensor",
@@ -81,6 +82,8 @@ def tensor(
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     result = Tensor._from_array(array)
     result._requires_grad = requires_grad
+    if watchers:  # viz.trace(): a value may come back into a graph here
+        seen("tensor", (), result)
     return result
 
 
@@ -112,7 +115,10 @@ def from_numpy(array: np.ndarray) -> Tensor:
     check_strides(array)
     if not array.flags.writeable:
         warnings.warn(READ_ONLY_MESSAGE, UserWarning, stacklevel=2)
-    return Tensor._from_array(array)
+    result = Tensor._from_array(array)
+    if watchers:
+        seen("from_numpy", (), result)
+    return result
 
 
 def _sized(

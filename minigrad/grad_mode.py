@@ -19,6 +19,8 @@ import warnings
 from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
+from .watch import seen, watchers
+
 __all__ = [
     "detect_anomaly",
     "enable_grad",
@@ -57,6 +59,8 @@ def is_grad_enabled() -> bool:
 
 
 def _set_grad_mode(mode: bool) -> None:
+    if watchers:  # viz.trace(): where a no_grad region starts (see watch.py)
+        seen("_set_grad_enabled", (), mode)
     _state.grad_mode = mode
     _state.enabled = mode and not _state.inference
 

@@ -48,6 +48,7 @@ from .methods.inplace import InplaceMethods
 from .methods.reductions import MaxResult, ReductionMethods
 from .methods.views import ViewMethods
 from .versions import SavedTensor, Storage, VersionCounter
+from .watch import seen, watchers
 
 __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
 
@@ -178,6 +179,8 @@ class Tensor(
         alias._inference = self._inference
         if share_counter:
             alias._version_counter = self._version_counter
+        if watchers:
+            seen("detach" if share_counter else "data", (self,), alias)
         return alias
 
     def _view(self, array: np.ndarray, step: ViewNode) -> Tensor:
@@ -293,14 +296,17 @@ class Tensor(
         arrays = [t._array for t in inputs]
         needs = Tensor._recording(inputs)
         if needs is None:
-            return Tensor._from_array(node.forward(*arrays))
-        node.needs_input_grad = needs
-        result = node.forward(*arrays)
-        output = Tensor._from_array(result)
-        if result.dtype.kind == "f":
-            Tensor._connect(node, output, inputs)
-            if node.saves_result:
-                Tensor._keep_result(node, output)
+            output = Tensor._from_array(node.forward(*arrays))
+        else:
+            node.needs_input_grad = needs
+            result = node.forward(*arrays)
+            output = Tensor._from_array(result)
+            if result.dtype.kind == "f":
+                Tensor._connect(node, output, inputs)
+                if node.saves_result:
+                    Tensor._keep_result(node, output)
+        if watchers:  # viz.trace() is watching (see watch.py)
+            seen(node.name(), inputs, output)
         return output
 
     def _apply_view(self, node: ViewNode) -> Tensor:
@@ -316,6 +322,8 @@ class Tensor(
             Tensor._connect(node, output, (self,))
             output._view_version = output._version_counter.value  # the version its grad_fn saw
         self._pass_creation_meta(output)
+        if watchers:
+            seen(node.name(), (self,), output)
         return output
 
     def _apply_views(self, node: Node) -> tuple[Tensor, ...]:
@@ -350,6 +358,8 @@ class Tensor(
         this tensor at its new version.
         """
         self._check_inplace_allowed()
+        if watchers:
+            seen("inplace", (self, *others), self)
         if Tensor._recording((self, *others)) is None:
             if node.forward_into is not None and self._writes_into(others):
                 node.forward_into(self._array, *[o._array for o in others])
@@ -581,6 +591,8 @@ class Tensor(
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
+        if watchers:
+            seen("requires_grad_", (self,), requires_grad)
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -785,6 +797,8 @@ class Tensor(
             raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
         if self.requires_grad and _state.enabled and not force:
             raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
+        if watchers:
+            seen("numpy", (self,), None)
         return self._array
 
     def __array_wrap__(
@@ -810,6 +824,8 @@ class Tensor(
             raise RuntimeError(
                 f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
             )
+        if watchers:
+            seen("item", (self,), None)
         return self._array.reshape(()).item()
 
     # ---- printing ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import numpy as np
 from .._shapes import broadcast_shapes
 from ..functions import arith, linalg, views
 from ..functions.unary import WhereBackward0
+from ..watch import seen, watchers
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -39,7 +40,10 @@ def _comparison(compare: np.ufunc, name: str = "") -> Callable[[TensorBase, obje
                 )
             return NotImplemented
         broadcast_shapes(self._array.shape, wrapped._array.shape)
-        return self._from_array(compare(self._array, wrapped._array))
+        result = self._from_array(compare(self._array, wrapped._array))
+        if watchers:
+            seen(compare.__name__, (self, wrapped), result)
+        return result
 
     method.__doc__ = f"Elementwise {compare.__name__}, as a bool tensor (not recorded)."
     return method

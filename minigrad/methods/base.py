@@ -19,6 +19,7 @@ from .._convert import warn_scalar_of_grad
 from .._device import device
 from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
+from ..watch import seen, watchers
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -183,6 +184,8 @@ class TensorBase:
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists."""
+        if watchers:
+            seen("tolist", (self,), None)
         return self._array.tolist()
 
     def cpu(self) -> Tensor:
@@ -245,6 +248,8 @@ class TensorBase:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if self.requires_grad:
             warn_scalar_of_grad(stacklevel=2)
+        if watchers:
+            seen("__float__", (self,), None)
         return float(self.item())
 
     def __int__(self) -> int:

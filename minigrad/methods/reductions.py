@@ -14,6 +14,7 @@ from .. import dtypes
 from .._shapes import broadcast_shapes, normalize_dims, wrap_dim
 from ..functions import arith, reduce
 from ..grad_mode import is_grad_enabled
+from ..watch import seen, watchers
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -287,6 +288,8 @@ class ReductionMethods(TensorBase):
         return self._arg(np.argmin, "argmin", dim, keepdim)
 
     def _arg(self, find: Any, method: str, dim: int | None, keepdim: bool) -> Tensor:
+        if watchers:
+            seen(method, (self,), None)  # an index: no gradient flows through it
         if self._array.dtype == np.bool_:
             raise RuntimeError(f"{method}(): does not support bool input")
         if dim is None:

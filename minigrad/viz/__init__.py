@@ -7,6 +7,8 @@
     viz.cut_stepper("detach")                       # a program step by step (a widget in Lab)
     viz.set_theme("projector")                      # large type for a room
     viz.set_language("zh")                          # pictures and texts in Chinese
+    with viz.trace(): loss = step(batch)            # then: why would a .grad stay None?
+    viz.explain(loss, model, optimizer)             # the gradient doctor's report
 
 Pictures need Graphviz's `dot` program; without it, displaying one raises
 GraphvizNotFoundError (whose last line says how to install it) and `viz.summary` still works.
@@ -22,6 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .compare import Comparison, compare, cut
+from .doctor_report import Report, explain
+from .doctor_trace import trace
 from .dot_graph import Graph, GraphTooLargeError
 from .dot_program import GraphRenderTimeoutError, GraphvizFailedError, GraphvizNotFoundError
 from .layout import BESIDE_UP_TO
@@ -51,6 +55,7 @@ __all__ = [
     "Frame",
     "FunctionNode",
     "Graph",
+    "Report",
     "GraphRenderTimeoutError",
     "GraphSnapshot",
     "GraphTooLargeError",
@@ -67,11 +72,13 @@ __all__ = [
     "cut",
     "cut_stepper",
     "draw",
+    "explain",
     "set_language",
     "set_theme",
     "snapshot",
     "stepper",
     "summary",
+    "trace",
 ]
 
 

@@ -183,6 +183,8 @@ class TorchReader:
             }
             try:
                 value = getattr(node, f"_saved_{slot}")
+            except AttributeError:
+                continue  # a custom Function's node: its values are read as `saved_tensors`
             except RuntimeError as error:
                 text = str(error)
                 match = _VERSION_ERROR.search(text)

@@ -11,6 +11,8 @@ is not translated: code and names (`requires_grad`, `grad_fn=MulBackward0`, `out
 
 from __future__ import annotations
 
+from .doctor_words import DOCTOR_ZH
+
 __all__ = ["LANGUAGES", "current_language", "say", "set_language"]
 
 LANGUAGES = ("en", "zh")
@@ -197,3 +199,4 @@ ZH: dict[str, str] = {
         "先预测：这一步之后，计算图、版本号和梯度会是什么样？然后点击<b>显示</b>。"
     ),
 }
+ZH.update(DOCTOR_ZH)  # the gradient doctor's sentences (doctor_words.py)

@@ -1,4 +1,4 @@
-"""Automatic checks for the exercises of notebooks 09, 10 and 12: friendly, specific feedback,
+"""Automatic checks for the exercises of notebooks 09, 10, 12 and 13: friendly, specific feedback,
 never an exception.
 
     import course_checks as check
@@ -27,6 +27,8 @@ The package, one module per idea:
     patterns.py     part B, notebook 07's patterns: B3 (the GAN D step), B5 (truncated BPTT)
     hooks.py        notebook 09: E1 (a reversing hook), E2 (a clipping hook), E3 (a gradient
                     reversal Function), E4 (a tensor kept on ctx)
+    doctor.py       notebook 13: E1 (weights that are leaves), E2 (a soft gate), each
+                    checked with the gradient doctor (viz.explain)
     higher_order.py notebook 10: E1 (what exp saves), E2 (a gradient penalty), E3 (a MAML inner
                     step), E4 (a pack hook that copies)
     zh.json         the Chinese messages, written by scripts/translations.py build from
@@ -37,6 +39,7 @@ notebooks/zh/course_checks.py does that), or `lang="zh"` on one call. The checks
 generator (`minigrad.manual_seed`) so their numbers are reproducible.
 """
 
+from .doctor import check_leaf_weights, check_soft_gate
 from .feedback import LANGUAGES, get_language, set_language
 from .higher_order import (
     check_copying_pack_hook,
@@ -69,10 +72,12 @@ __all__ = [
     "check_grad_reverse",
     "check_gradient_penalty",
     "check_inner_step",
+    "check_leaf_weights",
     "check_loss_accumulation",
     "check_new_leaf",
     "check_numpy_error",
     "check_reversing_hook",
+    "check_soft_gate",
     "check_tbptt",
     "check_version",
     "check_weight_decay",

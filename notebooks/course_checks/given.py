@@ -118,6 +118,16 @@ def inner_step(w, loss_fn, lr):
     (g,) = mg.autograd.grad(loss_fn(w), w)
     return w - lr * g.detach()
 """,
+    "make_weights": """\
+def make_weights():
+    w = mg.randn(3, 1, requires_grad=True) * 0.01
+    b = mg.zeros(1, requires_grad=True)
+    return w, b
+""",
+    "gate_values": """\
+def gate_values(scores):
+    return (scores > 0).float()
+""",
 }
 
 # Where each one is given: the notebook (its stem) whose cell defines it.
@@ -125,6 +135,7 @@ GIVEN_IN = {
     "12_exercises": ("train_epoch", "train_step", "d_step", "record_weights", "train_rnn", "fit"),
     "09_hooks_and_custom_functions": ("clip_grad", "GradientReversal"),
     "10_higher_order_gradients": ("gradient_penalty", "inner_step"),
+    "13_your_own_model": ("make_weights", "gate_values"),
 }
 
 

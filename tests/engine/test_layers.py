@@ -24,6 +24,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
+    ("minigrad.watch",),  # the hook point viz.trace() listens to
     ("minigrad.dtypes", "minigrad._device"),
     ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random", "minigrad._convert"),
     ("minigrad._format",),
@@ -43,13 +44,17 @@ LAYERS: list[tuple[str, ...]] = [
 # import viz modules of its own layer or of the layers below it, never above.
 VIZ_LAYERS: list[tuple[str, ...]] = [
     # no viz imports: type sizes, running `dot` (or Graphviz as wasm in a browser), words
-    ("themes", "wasm_render", "dot_program", "words"),
+    ("themes", "wasm_render", "dot_program", "words", "doctor_words"),
     ("model",),  # the snapshot: frozen dataclasses
-    ("readers", "walk"),  # reading minigrad or torch into a snapshot
-    ("matching", "changes"),  # the facts of a change: matching two snapshots, what changed
+    ("readers", "walk", "doctor_trace"),  # reading minigrad or torch into a snapshot
+    (
+        "matching",
+        "changes",
+        "doctor",
+    ),  # the facts of a change: matching two snapshots, what changed
     ("text", "change_text", "layout", "options"),  # words, and decisions made before drawing
     ("style", "legend", "dot_graph", "labels", "builder", "render", "pairs"),  # DOT
-    ("compare",),  # before/after: orchestration of the layers above
+    ("compare", "doctor_report"),  # before/after: orchestration of the layers above
     ("steps", "frames", "stories"),  # the stepper's steps, frames and ready-made stories
     ("stepper_html",),
     ("stepper_widget",),

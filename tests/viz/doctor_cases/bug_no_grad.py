@@ -1,0 +1,15 @@
+"""The encoder runs under no_grad (copied from an evaluation loop): it never learns."""
+
+CAUSE = "no_grad"
+NAMES = ("0.weight", "0.bias")
+
+
+def run(torch, nn, viz):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+    x, y = torch.randn(8, 3), torch.randn(8, 1)
+    with viz.trace():
+        with torch.no_grad():  # <- here
+            h = model[1](model[0](x))
+        loss = ((model[2](h) - y) ** 2).mean()
+    return viz.explain(loss, model)
