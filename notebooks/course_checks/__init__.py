@@ -39,7 +39,7 @@ generator (`minigrad.manual_seed`) so their numbers are reproducible.
 
 from .feedback import LANGUAGES, get_language, set_language
 from .higher_order import (
-    check_copying_pack_hook,
+    check_detaching_pack_hook,
     check_exp_saves,
     check_gradient_penalty,
     check_inner_step,
@@ -59,10 +59,10 @@ from .weights import check_weight_decay, check_weight_log
 __all__ = [
     "LANGUAGES",
     "check_clip_hook",
-    "check_copying_pack_hook",
     "check_ctx_attribute",
     "check_data_zero",
     "check_detach_inplace",
+    "check_detaching_pack_hook",
     "check_eval_loop",
     "check_exp_saves",
     "check_gan_d_step",
