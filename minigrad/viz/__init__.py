@@ -95,7 +95,8 @@ def draw(*roots: Any, names: Mapping[str, Any] | None = None, **options: Any) ->
     a tensor used by more functions is drawn in a form Graphviz lays out fast; None: never);
     `saved_layout` ("auto", "beside" or "inside": saved values as nodes of their own beside
     their function, or as rows inside it; "auto" is "beside" up to BESIDE_UP_TO of them);
-    `theme` ("default" or "projector"; None: the one chosen with `set_theme`).
+    `theme` ("default" or "projector"; None: the one chosen with `set_theme`); `notes` (a red
+    line on nodes named by tensor name or function label: `notes={"b": "hook: grad * 0"}`).
     """
     chosen = draw_options(options, "draw")
     return draw_snapshot(_snapshot_of(roots, names), chosen)

@@ -46,6 +46,11 @@ class DrawOptions:
     `stack` (a before/after only): True draws 'after' under 'before', False beside it; None
     stacks when side by side would be wider than the theme's `fit_width`.
 
+    `notes` (`viz.draw` only): a red line of text, and a red border, on chosen nodes, to point
+    at something the graph itself does not show, such as where a hook sits:
+    `notes={"b": "hook: grad * 0"}`. A key is a tensor's name (from `names`) or a function's
+    label ("MulBackward0", "AccumulateGrad(w)").
+
     A tensor used by more than `collapse_above` functions (a weight reused at every step of
     an unrolled RNN) is drawn so that Graphviz stays fast: its unchanged saved copies become
     one "saved by N functions" node, and its edges to those functions leave along one trunk
@@ -62,6 +67,7 @@ class DrawOptions:
     saved_layout: str = "auto"
     theme: str | Theme | None = None
     stack: bool | None = None
+    notes: Mapping[str, str] | None = None
 
     def settle(self, snaps: Iterable[GraphSnapshot]) -> DrawSettings:
         """The settings for drawing `snaps`: "auto" and the theme decided."""

@@ -37,6 +37,10 @@ def draw_pair(
 
     `marks`: what each half highlights (default: nothing before, the call's changes after).
     """
+    if options.notes:
+        raise ValueError(
+            "notes= is an option of viz.draw (one graph); a before/after marks its own changes"
+        )
     before_marks, after_marks = marks or (Marks(), found.marks)
     settings = options.settle((before, after))
     check_size(before.node_count + after.node_count + len(found.gone), options.max_nodes)

@@ -7,7 +7,10 @@ before/after of two snapshots is drawn by pairs.py.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .builder import Builder
+from .changes import Marks
 from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
 from .model import GraphSnapshot
@@ -24,8 +27,26 @@ def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
     graph = new_graph(f"minigrad.viz: {snap.source} graph", settings.theme)
     graph.saved_layout = settings.saved_layout
     builder = Builder(graph, snap, settings)
-    builder.build(graph)
+    builder.build(graph, noted(snap, options.notes or {}))
     graph.estimated_width = builder.width()
     if wants_legend(options.legend, settings.theme):
         add_legend(graph, theme=settings.theme)
     return graph
+
+
+def noted(snap: GraphSnapshot, notes: Mapping[str, str]) -> Marks:
+    """The marks for `draw(..., notes=...)`: a red note and border on each node named, by a
+    tensor's name or a function's label; a ValueError names a key the graph does not have."""
+    marks = Marks()
+    for name, text in notes.items():
+        found = [t.key for t in snap.tensors if t.name == name]
+        found += [f.key for f in snap.functions if f.label == name]
+        if not found:
+            known = [t.name for t in snap.tensors] + [f.label for f in snap.functions]
+            raise ValueError(
+                f"notes: the graph has no tensor or function called {name!r}; name a tensor "
+                f"with names=dict(...) or use one of: {', '.join(known)}"
+            )
+        marks.notes.setdefault(found[0], []).append(str(text))
+        marks.changed.add(found[0])
+    return marks

@@ -42,7 +42,7 @@ generator (`minigrad.manual_seed`) so their numbers are reproducible.
 from .doctor import check_leaf_weights, check_soft_gate
 from .feedback import LANGUAGES, get_language, set_language
 from .higher_order import (
-    check_copying_pack_hook,
+    check_detaching_pack_hook,
     check_exp_saves,
     check_gradient_penalty,
     check_inner_step,
@@ -62,10 +62,10 @@ from .weights import check_weight_decay, check_weight_log
 __all__ = [
     "LANGUAGES",
     "check_clip_hook",
-    "check_copying_pack_hook",
     "check_ctx_attribute",
     "check_data_zero",
     "check_detach_inplace",
+    "check_detaching_pack_hook",
     "check_eval_loop",
     "check_exp_saves",
     "check_gan_d_step",

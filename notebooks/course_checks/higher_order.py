@@ -5,11 +5,16 @@ A prediction check runs the exercise's code and compares what happened with the 
 check calls the learner's function on its own tensors, works out the right numbers the right way
 (`_penalty_reference`, `_meta_gradients`) and tests what the exercise states: the value, the
 gradient that reaches w, that w itself is untouched, and that nothing calls backward() inside.
+To see a backward() inside even when the learner's code clears `.grad` afterwards, the check
+first puts a gradient in `w.grad` (and `inputs.grad`), as an earlier backward() of a training
+step would, and looks whether it is still there, unchanged. The check's numbers differ from the
+notebook's, so that no output above an exercise shows its answer.
 A `_..._problem` helper returns what is wrong as (text, hint), or None.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import minigrad as mg
@@ -74,10 +79,40 @@ def check_exp_saves(prediction: Any) -> bool:
     )
 
 
+def _close(got: float | None, want: float, tolerance: float) -> bool:
+    """Whether `got` is a number within `tolerance` of `want` (NaN and None never are)."""
+    return got is not None and not math.isnan(got) and abs(got - want) <= tolerance
+
+
+EARLIER = [0.25, -0.75]  # a gradient the check leaves in w.grad, as an earlier backward() would
+
+
+def _grads_touched(*left: tuple[str, Any, Any, list]) -> str | None:
+    """What happened to the gradients the check left in .grad (`_leave_gradient`), or None
+    when each is still there, the same tensor with the same values."""
+    for name, tensor, kept, values in left:
+        if tensor.grad is None:
+            return tr("grads.cleared", "set {name}.grad to None", name=name)
+        if tensor.grad is not kept or floats(tensor.grad) != values:
+            return tr(
+                "grads.changed",
+                "changed {name}.grad to {now}",
+                name=name,
+                now=rounded(floats(tensor.grad)),
+            )
+    return None
+
+
+def _leave_gradient(name: str, tensor: Any, values: list) -> tuple[str, Any, Any, list]:
+    """Put `values` in `tensor.grad`; what `_grads_touched` compares with afterwards."""
+    tensor.grad = mg.tensor(values)
+    return name, tensor, tensor.grad, floats(tensor.grad)
+
+
 # ---- E2: repair a gradient penalty --------------------------------------------------------------
 
-W_VALUES = [0.5, -1.0]
-X_VALUES = [[1.0, 2.0], [3.0, -1.0]]
+W_VALUES = [1.0, 0.5]
+X_VALUES = [[0.5, -1.0], [2.0, 1.0]]
 
 
 def _penalty_reference() -> tuple[float, list[float]]:
@@ -90,16 +125,20 @@ def _penalty_reference() -> tuple[float, list[float]]:
     return penalty.item(), rounded(floats(w.grad))
 
 
-def _penalty_problem(penalty: Any, value: float, w: Any, inputs: Any) -> Problem | None:
+def _penalty_problem(penalty: Any, value: float, touched: str | None) -> Problem | None:
     """Why `penalty`, what gradient_penalty(w, inputs) returned, is not the penalty (`value`)
-    with a graph back to w; None when it is."""
-    if w.grad is not None or inputs.grad is not None:
+    with a graph back to w; `touched`: what happened to the gradients left in w.grad and
+    inputs.grad. None when all is right."""
+    if touched is not None:
         return (
             tr(
                 "higher-e2.backward-inside",
-                "calling gradient_penalty already wrote into w.grad or inputs.grad: it calls "
-                "backward() inside. Those gradients would be added to the ones of the training "
-                "step, and backward(create_graph=True) also makes a reference cycle.",
+                "the check left a gradient in w.grad and in inputs.grad, as an earlier "
+                "backward() of a training step would, and calling gradient_penalty {what}: it "
+                "calls backward() inside, or clears .grad. Either way the training step loses "
+                "or mixes up its real gradients (and backward(create_graph=True) makes a "
+                "reference cycle).",
+                what=touched,
             ),
             tr(
                 "higher-e2.backward-inside-hint",
@@ -116,13 +155,13 @@ def _penalty_problem(penalty: Any, value: float, w: Any, inputs: Any) -> Problem
             tr("higher-e2.not-scalar-hint", "return (g**2).sum()"),
         )
     got = one_number(penalty)
-    if got is None or abs(got - value) > 1e-4:
+    if not _close(got, value, 1e-4):
         return (
             tr(
                 "higher-e2.value",
-                "the penalty is {got:.4f}, expected {value:.4f}: the squared gradient with "
+                "the penalty is {got}, expected {value:.4f}: the squared gradient with "
                 "respect to inputs (not w), summed.",
-                got=penalty.item(),
+                got=show(got) if got is None or math.isnan(got) else f"{got:.4f}",
                 value=value,
             ),
             tr("higher-e2.value-hint", "mg.autograd.grad(out, inputs, ...)"),
@@ -152,10 +191,12 @@ def check_gradient_penalty(gradient_penalty: Any) -> bool:
     value, w_grad = _penalty_reference()
     w = mg.tensor(W_VALUES, requires_grad=True)
     inputs = mg.tensor(X_VALUES, requires_grad=True)
+    left = [_leave_gradient("w", w, EARLIER), _leave_gradient("inputs", inputs, [[0.0] * 2] * 2)]
     penalty = gradient_penalty(w, inputs)
-    problem = _penalty_problem(penalty, value, w, inputs)
+    problem = _penalty_problem(penalty, value, _grads_touched(*left))
     if problem is not None:
         return not_yet(*problem)
+    w.grad = None  # the check's own gradient out of the way of the one it measures
     penalty.backward()
     if w.grad is None or rounded(floats(w.grad)) != w_grad:
         return not_yet(
@@ -201,9 +242,10 @@ def _meta_gradients(lr: float) -> tuple[float, float]:
     return found[0], found[1]
 
 
-def _adapted_problem(w: Any, w_fast: Any, lr: float) -> Problem | None:
+def _adapted_problem(w: Any, w_fast: Any, lr: float, touched: str | None) -> Problem | None:
     """Why `w_fast`, what inner_step(w, ...) returned, is not one SGD step from w recorded on
-    w's graph, or w was touched; None when all is well."""
+    w's graph, or w was touched (`touched`: what happened to the gradient left in w.grad);
+    None when all is well."""
     if w._version != 0 or w.tolist() != [W0]:
         return (
             tr(
@@ -214,12 +256,15 @@ def _adapted_problem(w: Any, w_fast: Any, lr: float) -> Problem | None:
             ),
             tr("higher-e3.changed-w-hint", "return w - lr * g instead of updating w in place."),
         )
-    if w.grad is not None:
+    if touched is not None:
         return (
             tr(
                 "higher-e3.backward-inside",
-                "calling inner_step already wrote into w.grad: it calls backward() inside, and "
-                "that gradient would be added to the outer one.",
+                "the check left a gradient in w.grad, as an earlier backward() would, and "
+                "calling inner_step {what}: it calls backward() inside, or clears w.grad. A "
+                "meta-learning loop adds the outer gradients of several tasks in w.grad, and "
+                "this would lose or mix them up.",
+                what=touched,
             ),
             tr("higher-e3.backward-inside-hint", "take g from mg.autograd.grad."),
         )
@@ -227,7 +272,7 @@ def _adapted_problem(w: Any, w_fast: Any, lr: float) -> Problem | None:
     slope = sum(2 * x * (x * W0 - y) for x, y in zip(xs, ys, strict=True)) / len(xs)
     expected = W0 - lr * slope  # one SGD step on the train loss
     got = one_number(w_fast) if isinstance(w_fast, mg.Tensor) else None
-    if got is None or abs(got - expected) > 1e-5:
+    if not _close(got, expected, 1e-5):
         return (
             tr(
                 "higher-e3.step",
@@ -254,16 +299,17 @@ def _adapted_problem(w: Any, w_fast: Any, lr: float) -> Problem | None:
 def _outer_problem(got: float | None, lr: float) -> Problem | None:
     """Why `got`, w.grad after the outer loss's backward, is not full MAML's; None if it is."""
     full, first_order = _meta_gradients(lr)
-    if got is not None and abs(got - full) <= 1e-5:
+    if _close(got, full, 1e-5):
         return None
-    if got is not None and abs(got - first_order) <= 1e-5:
+    if _close(got, first_order, 1e-5):
         return (
             tr(
                 "higher-e3.first-order",
-                "the outer gradient is {got:.4f}, first-order MAML's; full MAML gives "
-                "{full:.4f}. The inner gradient g reaches w_fast as a constant, so the path "
-                "w -> g -> w_fast is missing: g needs a graph (create_graph=True) and must not "
-                "be detached.",
+                "with lr = {lr} the outer gradient is {got:.4f}, first-order MAML's; full MAML "
+                "gives {full:.4f}. The inner gradient g reaches w_fast as a constant, so the "
+                "path w -> g -> w_fast is missing: g needs a graph (create_graph=True) and must "
+                "not be detached.",
+                lr=lr,
                 got=got,
                 full=full,
             ),
@@ -272,15 +318,35 @@ def _outer_problem(got: float | None, lr: float) -> Problem | None:
                 "two changes: record the inner backward pass, and drop the .detach().",
             ),
         )
+    if _close(got, full - first_order, 1e-5):
+        return (
+            tr(
+                "higher-e3.w-detached",
+                "with lr = {lr} the outer gradient is {got:.4f}: only the path through g "
+                "reaches w. The direct path w -> w_fast is cut, as when w is detached instead "
+                "of g; full MAML, both paths, gives {full:.4f}.",
+                lr=lr,
+                got=got,
+                full=full,
+            ),
+            tr(
+                "higher-e3.w-detached-hint",
+                "detach nothing: w_fast = w - lr * g, with g recorded (create_graph=True).",
+            ),
+        )
     return (
         tr(
             "higher-e3.outer",
             "with lr = {lr} the outer gradient is {got}, full MAML gives {full:.4f}.",
             lr=lr,
-            got=got,
+            got="None" if got is None else f"{got:.4f}",
             full=full,
         ),
-        None,
+        tr(
+            "higher-e3.outer-hint",
+            "one SGD step from w itself, w - lr * g, with g from autograd.grad(..., "
+            "create_graph=True).",
+        ),
     )
 
 
@@ -292,9 +358,11 @@ def check_inner_step(inner_step: Any) -> bool:
         return False
     for lr in (0.1, 0.05):
         w = mg.tensor([W0], requires_grad=True)
+        left = _leave_gradient("w", w, EARLIER[:1])
         w_fast = inner_step(w, lambda w: _task_loss(w, "train"), lr)
-        problem = _adapted_problem(w, w_fast, lr)
+        problem = _adapted_problem(w, w_fast, lr, _grads_touched(left))
         if problem is None:
+            w.grad = None  # the check's own gradient out of the way of the one it measures
             _task_loss(w_fast, "test").backward()
             problem = _outer_problem(None if w.grad is None else w.grad.item(), lr)
         if problem is not None:
@@ -304,53 +372,56 @@ def check_inner_step(inner_step: Any) -> bool:
         tr(
             "higher-e3.solved",
             "the outer loss now reaches w twice, directly and through the recorded inner "
-            "gradient: w.grad = {full:.4f} (first-order MAML would give {first_order:.4f}).",
+            "gradient: with lr = 0.05, w.grad = {full:.4f} (first-order MAML would give "
+            "{first_order:.4f}); lr = 0.1 was checked too.",
             full=full,
             first_order=first_order,
         )
     )
 
 
-# ---- E4: predict, a pack hook that copies ------------------------------------------------------
+# ---- E4: predict, a pack hook that only detaches ---------------------------------------------
 
 
 @checked
-def check_copying_pack_hook(prediction: Any) -> bool:
-    """E4: a pack hook that clones, an in-place change, then backward."""
+def check_detaching_pack_hook(prediction: Any) -> bool:
+    """E4: a pack hook that returns t.detach(), an in-place change, then backward."""
     letter = choice(prediction)
     if letter is None:
         return False
     x = mg.tensor([1.0, 2.0], requires_grad=True)
-    with mg.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
+    with mg.autograd.graph.saved_tensors_hooks(lambda t: t.detach(), lambda t: t):
         y = (x * x).sum()
     with mg.no_grad():
         x.add_(1)
     y.backward()
     say(tr("higher-e4.ran", "Ran it: no error, x.grad = {grad}", grad=x.grad))
-    if letter == "B":
+    if letter == "C":
         return solved(
             tr(
                 "higher-e4.solved",
-                "the pack hook kept copies of x, which add_ cannot reach: backward multiplies "
-                "with the values forward used, [1, 2], and there is nothing stale to catch. The "
-                "gradient is the right one for the computation that ran.",
+                "whatever a pack hook packs is out of the version check, copy or not: torch "
+                "checks versions only for values saved without hooks. Here the packed tensors "
+                "share x's memory, so backward reads the changed x, [2, 3], and silently "
+                "returns 2 * [2, 3]. (A pack hook that returned t itself would do the same, and "
+                "torch's documentation forbids it.)",
             )
         )
     if letter == "A":
         return not_yet(
             tr(
                 "higher-e4.a",
-                "there is no error. The version check compares a saved tensor's version with "
-                "the version it had when saved, and the saved tensors here are clones that "
-                "nothing changed.",
+                "there is no error. Without hooks this code raises; but a value saved through a "
+                "pack hook is not version-checked, even when the hook only detaches and the "
+                "version counter is shared.",
             ),
-            tr("higher-e4.a-hint", "what did the pack hook hand to the graph?"),
+            tr("higher-e4.a-hint", "which saved values does torch's engine check?"),
         )
     return not_yet(
         tr(
-            "higher-e4.c",
-            "[4, 6] would be 2 * x with the changed x, but backward reads the copies the pack "
-            "hook made during forward, when x was [1, 2].",
+            "higher-e4.b",
+            "[2, 4] would need the values of x as forward saw them, but nothing kept a copy: "
+            "t.detach() shares x's memory, which add_ changed to [2, 3].",
         ),
-        tr("higher-e4.c-hint", "which tensors does unpack give back?"),
+        tr("higher-e4.b-hint", "does t.detach() copy anything?"),
     )

@@ -19,44 +19,46 @@ from .answers import choice, floats, rounded, untried
 from .feedback import Problem, error_text, not_yet, say, show, solved, tr
 from .sandbox import checked
 
-# ---- E1: predict, a reversing hook on one branch ---------------------------------------------
+# ---- E1: predict, two hooks on one branch ---------------------------------------------------
 
 
 @checked
 def check_reversing_hook(prediction: Any) -> bool:
-    """E1: `b = x * 2; b.register_hook(lambda grad: -grad); (x * 3 + b).sum().backward()`."""
+    """E1: `b = x * 2`, two hooks on b (reverse, then times 10), `(x * 3 + b).sum().backward()`."""
     letter = choice(prediction)
     if letter is None:
         return False
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     b = x * 2
     b.register_hook(lambda grad: -grad)
+    b.register_hook(lambda grad: grad * 10)
     (x * 3 + b).sum().backward()
     say(tr("hooks-e1.ran", "Ran it: x.grad = {grad}", grad=x.grad))
-    if letter == "B":
+    if letter == "A":
         return solved(
             tr(
                 "hooks-e1.solved",
-                "the hook's return value replaces b's gradient, so b's branch sends -2 instead "
-                "of 2, and x.grad = 3 - 2 = 1. The x * 3 branch has no hook and is unchanged.",
+                "the hooks run in the order they were registered, each on what the one before "
+                "returned: b's gradient 1 becomes -1, then -10. b = x * 2 sends 2 * -10 = -20 to "
+                "x, and the x * 3 branch adds 3: x.grad = -17.",
             )
         )
-    if letter == "A":
+    if letter == "B":
         return not_yet(
             tr(
-                "hooks-e1.a",
-                "5 is x.grad without the hook: 3 from x * 3 plus 2 from b = x * 2. The hook's "
-                "return value replaces b's gradient, and it returns -grad.",
+                "hooks-e1.b",
+                "23 = 3 + 2 * 10 counts only the second hook. A later hook does not replace an "
+                "earlier one: it receives what the earlier one returned.",
             ),
-            tr("hooks-e1.a-hint", "what does b's branch send back with the sign flipped?"),
+            tr("hooks-e1.b-hint", "what does the second hook receive: 1, or -1?"),
         )
     return not_yet(
         tr(
             "hooks-e1.c",
-            "3 is what b.detach(), or a hook returning grad * 0, would give: b's branch sends "
-            "nothing. This hook does not stop the gradient, it reverses it.",
+            "1 = 3 - 2 counts only the first hook. The second hook runs too, on the gradient "
+            "the first one returned.",
         ),
-        tr("hooks-e1.c-hint", "add up the two branches, with b's sign flipped."),
+        tr("hooks-e1.c-hint", "follow b's gradient through both hooks, in order."),
     )
 
 

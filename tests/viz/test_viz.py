@@ -440,3 +440,16 @@ def test_rendering_is_bounded_by_a_timeout_with_a_clear_message():
     graph.render_timeout = 1e-4  # far too short for dot to even start
     with pytest.raises(viz_module.GraphRenderTimeoutError, match="render_timeout"):
         graph._repr_image_svg_xml()
+
+
+def test_notes_mark_a_named_tensor_or_function_and_name_a_missing_one() -> None:
+    """viz.draw(notes=...) puts a red line on the node named (a hook has no node of its own)."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = x * 2
+    loss = (x * 3 + b).sum()
+    source = viz.draw(loss, names=dict(x=x, b=b), notes={"b": "hook: grad * 0"}).source
+    assert "hook: grad * 0" in source
+    assert "hook: grad * 0" in viz.draw(loss, notes={"SumBackward0": "hook: grad * 0"}).source
+    assert "hook" not in viz.draw(loss, names=dict(x=x, b=b)).source
+    with pytest.raises(ValueError, match="no tensor or function called 'c'"):
+        viz.draw(loss, names=dict(x=x, b=b), notes={"c": "hook"})
