@@ -11,7 +11,9 @@ is not translated: code and names (`requires_grad`, `grad_fn=MulBackward0`, `out
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGES", "current_language", "say", "set_language"]
+from collections.abc import Iterable
+
+__all__ = ["LANGUAGES", "current_language", "listing", "say", "set_language"]
 
 LANGUAGES = ("en", "zh")
 _language = "en"
@@ -37,6 +39,11 @@ def say(english: str, **values: object) -> str:
     """`english` in the current language, its `{name}` fields filled from `values`."""
     template = english if _language == "en" else ZH[english]
     return template.format(**values) if values else template
+
+
+def listing(items: Iterable[str]) -> str:
+    """Names one after another: "a, b" in English, "a、b" in Chinese (its enumeration comma)."""
+    return ("、" if _language == "zh" else ", ").join(items)
 
 
 # The Chinese of every English template `say` is given (tests/test_viz_language.py checks
