@@ -168,9 +168,8 @@ def test_the_text_shown_instead_of_a_picture_follows_the_language():
 def test_names_in_a_chinese_text_are_joined_with_the_enumeration_comma():
     a = mg.tensor([1.0, 2.0], requires_grad=True)
     out = a.sigmoid()
-    loss = (out * 2).sum()
     assert words.listing(["a", "out"]) == "a, out"
     viz.set_language("zh")
     assert words.listing(["a", "out"]) == "a、out"
-    text = viz.cut(lambda: out.detach_(), loss, names=dict(a=a, out=out)).summary()
+    text = viz.cut(lambda: out.detach_(), out, names=dict(a=a, out=out)).summary()
     assert "不再可达：AccumulateGrad(a)、SigmoidBackward0" in text
