@@ -32,7 +32,7 @@ translations/zh/code_comments.md: under a ``## <stem>`` heading, one ``en:`` lin
 English comment as the code has it and the ``zh:`` line right below it holding its Chinese.
 ``build`` swaps the comment tokens it finds there (Python's tokenize, so code, strings and
 outputs stay exactly as in English); ``check`` requires every zh code cell to equal its English
-cell once comments are removed, and reports table entries that no English comment uses;
+cell once comments are removed, and warns about table entries no English comment uses;
 ``todo`` also lists the comments not translated yet.
 
 The feedback of the exercise checks (the package notebooks/course_checks/) is translated the
@@ -348,10 +348,12 @@ def english_comments(stem: str, paths: Paths) -> list[str]:
     return list(found)
 
 
-def comment_problems(stems: list[str], paths: Paths) -> list[str]:
-    """Lines of translations/zh/code_comments.md that are malformed, or translate a comment the
-    named English notebooks no longer have (orphans), or name no notebook."""
+def comment_problems(stems: list[str], paths: Paths) -> tuple[list[str], list[str]]:
+    """Lines of translations/zh/code_comments.md that are malformed or name no notebook, and
+    (as warnings: an unused line changes no notebook) those that translate a comment the named
+    English notebooks no longer have."""
     table, problems = read_comments(paths.comments)
+    orphans: list[str] = []
     where = f"translations/zh/{COMMENTS}.md"
     for stem, entries in table.items():
         if stem not in paths.stems():
@@ -360,12 +362,12 @@ def comment_problems(stems: list[str], paths: Paths) -> list[str]:
             used = set(english_comments(stem, paths))
             for english in entries:
                 if english not in used:
-                    problems.append(
+                    orphans.append(
                         f"{where}: under ## {stem}, 'en: {english}' is no comment of "
                         f"notebooks/{stem}.ipynb (any more). Fix: give it the English comment's "
                         "current text and check its Chinese, or delete the two lines."
                     )
-    return problems
+    return problems, orphans
 
 
 def build_notebook(
@@ -379,9 +381,9 @@ def build_notebook(
 
     Code cells are copied from the English notebook with their outputs (a cell importing viz
     also switches viz to Chinese: `code_in_chinese`), and with their comments in Chinese where
-    ``comments`` (English -> Chinese) has them. When ``previous`` (the
-    zh notebook as it was) has the same code in a cell of the same id, that cell's outputs are
-    kept instead: they differ where the code prints in the notebook's language (course_checks).
+    ``comments`` (English -> Chinese) has them. When ``previous`` (the zh notebook as it was)
+    has the same code, comments aside, in a cell of the same id, that cell's outputs are kept
+    instead: they differ where the code prints in the notebook's language (course_checks).
     Either way ``make notebooks`` executes the result, so the stored outputs are a fresh run.
     """
     zh = copy.deepcopy(english)
@@ -396,7 +398,8 @@ def build_notebook(
         elif cell.cell_type == "code":
             cell.source = translate_comments(code_in_chinese(cell.source), comments or {})
             old = old_code.get(cell.get("id"))
-            if old is not None and old.source == cell.source:
+            # (comments change no output: a retranslated comment keeps the zh outputs too)
+            if old is not None and without_comments(old.source) == without_comments(cell.source):
                 cell.outputs = copy.deepcopy(old.outputs)
                 cell.execution_count = old.execution_count
     return zh
@@ -602,7 +605,10 @@ def edition_problems(paths: Paths) -> list[str]:
 def check(stems: list[str], paths: Paths, whole_edition: bool) -> int:
     """Print every problem of the named notebooks' translations; return 1 if there is one."""
     problems = edition_problems(paths) if whole_edition else []
-    problems += comment_problems(stems, paths)
+    found, unused = comment_problems(stems, paths)
+    problems += found
+    for message in unused:
+        print(f"translations: warning: {message}")
     warnings = []
     for stem in stems:
         problems += translation_problems(stem, paths)
