@@ -2,10 +2,10 @@
 
 A zh notebook is never edited by hand. It is the English notebook with every markdown cell
 replaced by its translation from ``translations/zh/<stem>.md``; code cells (source, tags, slide
-metadata) are copied unchanged, except that a cell importing viz also calls
-``viz.set_language("zh")``: the numbers printed are the same in both languages, and what viz
-draws or prints speaks Chinese. The translation file holds one block per English markdown cell,
-in notebook order:
+metadata) are copied unchanged, except that their comments are in Chinese (see below) and a cell
+importing viz also calls ``viz.set_language("zh")``: the numbers printed are the same in both
+languages, and what viz draws or prints speaks Chinese. The translation file holds one block per
+English markdown cell, in notebook order:
 
     <!-- cell: cell-04 en: 403a8f60 -->
     ## 前后对比，一张图看清
@@ -334,7 +334,7 @@ def read_comments(path: Path) -> tuple[dict[str, dict[str, str]], list[str]]:
     return table, problems
 
 
-# A comment that is only a directive for a tool (`# noqa: E402`) has nothing to translate.
+# A comment that only tells a tool something (noqa, type:, fmt:) has nothing to translate.
 DIRECTIVE = re.compile(r"#\s*(noqa|type:|fmt:|pragma)\b[^()]*$")
 
 
