@@ -91,6 +91,7 @@ FIGURES: dict[str, Callable[[], viz.Graph]] = {
     "detach:zh": detach,
     "detach_:zh": detach_,
     "data:zh": data,
+    "version_error:zh": version_error,  # (README.zh-CN shows it)
 }
 
 

@@ -2,10 +2,10 @@
 
 A zh notebook is never edited by hand. It is the English notebook with every markdown cell
 replaced by its translation from ``translations/zh/<stem>.md``; code cells (source, tags, slide
-metadata) are copied unchanged, except that a cell importing viz also calls
-``viz.set_language("zh")``: the numbers printed are the same in both languages, and what viz
-draws or prints speaks Chinese. The translation file holds one block per English markdown cell,
-in notebook order:
+metadata) are copied unchanged, except that their comments are in Chinese (see below) and a cell
+importing viz also calls ``viz.set_language("zh")``: the numbers printed are the same in both
+languages, and what viz draws or prints speaks Chinese. The translation file holds one block per
+English markdown cell, in notebook order:
 
     <!-- cell: cell-04 en: 403a8f60 -->
     ## 前后对比，一张图看清
@@ -27,6 +27,14 @@ NAME is a stem (``02_detach``) or a path to the English or zh notebook, its md/ 
 translation file; no NAME means every English notebook. ``build --execute`` then runs the built
 notebooks with scripts.run_notebooks (``make notebooks`` does both).
 
+The comments of the code cells are translated too (d2l-zh does the same), through
+translations/zh/code_comments.md: under a ``## <stem>`` heading, one ``en:`` line holding an
+English comment as the code has it and the ``zh:`` line right below it holding its Chinese.
+``build`` swaps the comment tokens it finds there (Python's tokenize, so code, strings and
+outputs stay exactly as in English); ``check`` requires every zh code cell to equal its English
+cell once comments are removed, and warns about table entries no English comment uses;
+``todo`` also lists the comments not translated yet.
+
 The feedback of the exercise checks (the package notebooks/course_checks/) is translated the
 same way, under the name ``course_checks``: each message is written once in the code as
 ``tr("b1.solved", "English text {field}", field=...)``; its key stands for the cell id, and
@@ -41,10 +49,12 @@ import argparse
 import ast
 import copy
 import hashlib
+import io
 import json
 import re
 import string
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +80,14 @@ HEADER = (
     "stale blocks). -->\n"
 )
 CHECKS = "course_checks"  # the exercise checks' messages: a package, not a notebook
+# translations/zh/code_comments.md: the Chinese of the code cells' comments, by notebook
+COMMENTS = "code_comments"
+COMMENTS_HEADER = (
+    "<!-- Chinese comments for the code cells of notebooks/zh/: under '## <stem>', an 'en:' line "
+    "holds\n     an English comment exactly as the code has it, the 'zh:' line below it its "
+    "Chinese.\n     scripts.translations build puts them into the zh notebooks; todo lists the "
+    "missing ones. -->\n"
+)
 CHECKS_HEADER = (
     "<!-- Chinese (zh-CN) messages of the exercise checks, notebooks/course_checks/: one block "
     "per\n     message. 'message' is its key in the code (tr(key, english, ...)), 'en' the first "
@@ -110,6 +128,11 @@ class Paths:
     def checks(self) -> Path:
         """notebooks/course_checks/, the package of the exercise checks"""
         return self.english / CHECKS
+
+    @property
+    def comments(self) -> Path:
+        """translations/zh/code_comments.md, the Chinese of the code cells' comments"""
+        return self.translations / f"{COMMENTS}.md"
 
     def translated(self) -> list[str]:
         """What translations/zh/ translates: every notebook, then the checks' messages."""
@@ -239,18 +262,128 @@ def code_in_chinese(source: str) -> str:
     return "\n".join([*lines[: last + 1], "", VIZ_IN_CHINESE, *lines[last + 1 :]])
 
 
+def comment_tokens(source: str) -> list[tokenize.TokenInfo] | None:
+    """The comment tokens of a code cell, in order; None when Python cannot tokenize it (a cell
+    of IPython magics, say): such a cell keeps its comments as they are."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return [token for token in tokens if token.type == tokenize.COMMENT]
+
+
+def without_comments(source: str) -> str:
+    """A code cell's source with every comment removed (and the spaces before it): what must be
+    the same in both editions. A line that held only a comment goes altogether."""
+    tokens = comment_tokens(source)
+    if tokens is None:
+        return source
+    original = source.split("\n")
+    lines: list[str | None] = list(original)
+    for token in tokens:  # (one per line at most: a comment ends its line)
+        row, col = token.start
+        code = original[row - 1][:col].rstrip()
+        lines[row - 1] = code if code else None
+    return "\n".join(line for line in lines if line is not None)
+
+
+def translate_comments(source: str, table: dict[str, str]) -> str:
+    """`source` with each comment that `table` translates (English -> Chinese) replaced; only
+    comment tokens change, so the code is the same token for token."""
+    tokens = comment_tokens(source)
+    if not tokens or not table:
+        return source
+    lines = source.split("\n")
+    for token in tokens:
+        if token.string in table:
+            row, col = token.start
+            lines[row - 1] = lines[row - 1][:col] + table[token.string]
+    return "\n".join(lines)
+
+
+def read_comments(path: Path) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """translations/zh/code_comments.md as {stem: {English comment: Chinese comment}}, and the
+    problems of its lines (an en: without its zh:, a zh: that is no single comment...)."""
+    table: dict[str, dict[str, str]] = {}
+    problems: list[str] = []
+    if not path.exists():
+        return table, problems
+    where = f"translations/zh/{path.name}"
+    stem, english = None, None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.startswith("## "):
+            stem, english = line[3:].strip(), None
+            table.setdefault(stem, {})
+        elif line.startswith("en: "):
+            if english is not None:
+                problems.append(f"{where}:{number}: 'en:' follows an 'en:' without its 'zh:'.")
+            english = line[4:]
+        elif line.startswith("zh: "):
+            chinese = line[4:]
+            if stem is None or english is None:
+                problems.append(f"{where}:{number}: 'zh:' without an 'en:' line (and ## stem).")
+            elif not (english.startswith("#") and chinese.startswith("#")):
+                problems.append(f"{where}:{number}: both lines must hold a comment, from '#'.")
+            elif not is_chinese(chinese):
+                problems.append(f"{where}:{number}: the 'zh:' line has no Chinese.")
+            else:
+                table[stem][english] = chinese
+            english = None
+    if english is not None:
+        problems.append(f"{where}: the last 'en:' line has no 'zh:' line.")
+    return table, problems
+
+
+# A comment that only tells a tool something (noqa, type:, fmt:) has nothing to translate.
+DIRECTIVE = re.compile(r"#\s*(noqa|type:|fmt:|pragma)\b[^()]*$")
+
+
+def english_comments(stem: str, paths: Paths) -> list[str]:
+    """Every comment of the English notebook's code cells, once each, in order."""
+    english = read_notebook(paths.english_notebook(stem))
+    found: dict[str, None] = {}
+    for cell in english.cells:
+        if cell.cell_type == "code":
+            found.update((token.string, None) for token in comment_tokens(cell.source) or [])
+    return list(found)
+
+
+def comment_problems(stems: list[str], paths: Paths) -> tuple[list[str], list[str]]:
+    """Lines of translations/zh/code_comments.md that are malformed or name no notebook, and
+    (as warnings: an unused line changes no notebook) those that translate a comment the named
+    English notebooks no longer have."""
+    table, problems = read_comments(paths.comments)
+    orphans: list[str] = []
+    where = f"translations/zh/{COMMENTS}.md"
+    for stem, entries in table.items():
+        if stem not in paths.stems():
+            problems.append(f"{where}: '## {stem}' names no English notebook.")
+        elif stem in stems:
+            used = set(english_comments(stem, paths))
+            for english in entries:
+                if english not in used:
+                    orphans.append(
+                        f"{where}: under ## {stem}, 'en: {english}' is no comment of "
+                        f"notebooks/{stem}.ipynb (any more). Fix: give it the English comment's "
+                        "current text and check its Chinese, or delete the two lines."
+                    )
+    return problems, orphans
+
+
 def build_notebook(
     english: nbformat.NotebookNode,
     translation: Translation,
     previous: nbformat.NotebookNode | None = None,
+    comments: dict[str, str] | None = None,
 ) -> nbformat.NotebookNode:
     """The zh notebook: ``english`` with its markdown translated (an English cell without a block
     keeps its English text, and `check` reports it).
 
     Code cells are copied from the English notebook with their outputs (a cell importing viz
-    also switches viz to Chinese: `code_in_chinese`). When ``previous`` (the
-    zh notebook as it was) has the same code in a cell of the same id, that cell's outputs are
-    kept instead: they differ where the code prints in the notebook's language (course_checks).
+    also switches viz to Chinese: `code_in_chinese`), and with their comments in Chinese where
+    ``comments`` (English -> Chinese) has them. When ``previous`` (the zh notebook as it was)
+    has the same code, comments aside, in a cell of the same id, that cell's outputs are kept
+    instead: they differ where the code prints in the notebook's language (course_checks).
     Either way ``make notebooks`` executes the result, so the stored outputs are a fresh run.
     """
     zh = copy.deepcopy(english)
@@ -263,9 +396,10 @@ def build_notebook(
         if cell.cell_type == "markdown" and cell.get("id") in blocks:
             cell.source = blocks[cell.id].text
         elif cell.cell_type == "code":
-            cell.source = code_in_chinese(cell.source)
+            cell.source = translate_comments(code_in_chinese(cell.source), comments or {})
             old = old_code.get(cell.get("id"))
-            if old is not None and old.source == cell.source:
+            # (comments change no output: a retranslated comment keeps the zh outputs too)
+            if old is not None and without_comments(old.source) == without_comments(cell.source):
                 cell.outputs = copy.deepcopy(old.outputs)
                 cell.execution_count = old.execution_count
     return zh
@@ -295,7 +429,8 @@ def build(stem: str, paths: Paths) -> Path:
     english = read_notebook(paths.english_notebook(stem))
     target = paths.zh_notebook(stem)
     previous = read_notebook(target) if target.exists() else None
-    zh = build_notebook(english, read_translation(paths.translation(stem)), previous)
+    comments = read_comments(paths.comments)[0].get(stem, {})
+    zh = build_notebook(english, read_translation(paths.translation(stem)), previous, comments)
     text = nbformat.writes(zh)
     text += "" if text.endswith("\n") else "\n"  # as nbformat.write ends a file
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -389,7 +524,8 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
         return [f"{shown}: missing. {fix}."], []
     english = read_notebook(paths.english_notebook(stem))
     zh = read_notebook(zh_path)
-    expected = build_notebook(english, read_translation(paths.translation(stem)))
+    comments = read_comments(paths.comments)[0].get(stem, {})
+    expected = build_notebook(english, read_translation(paths.translation(stem)), None, comments)
     problems = []
     stale_markdown = []
     if [c.get("id") for c in zh.cells] != [c.get("id") for c in expected.cells]:
@@ -407,11 +543,20 @@ def notebook_problems(stem: str, paths: Paths) -> tuple[list[str], list[str]]:
         ]
         if not what:
             continue
-        if want.cell_type == "code":
+        if (
+            want.cell_type == "code"
+            and what == ["source"]
+            and (without_comments(have.source) == without_comments(want.source))
+        ):
+            problems.append(
+                f"{shown}: the comments of code cell {want.id} are not what "
+                f"translations/zh/{COMMENTS}.md says. Edit that file, not the notebook. {fix}."
+            )
+        elif want.cell_type == "code":
             problems.append(
                 f"{shown}: code cell {want.id} differs from notebooks/{stem}.ipynb "
-                f"({', '.join(what)}). Code cells must be identical: change the English "
-                f"notebook, never the zh one. {fix}."
+                f"({', '.join(what)}). Code cells must be identical apart from comments: change "
+                f"the English notebook, never the zh one. {fix}."
             )
         else:
             stale_markdown.append(want.id)
@@ -449,7 +594,7 @@ def edition_problems(paths: Paths) -> list[str]:
                 f"`git rm notebooks/zh/{nb.name}` (and translations/zh/{nb.stem}.md)."
             )
     for md in sorted(paths.translations.glob("*.md")):
-        if md.stem not in stems:
+        if md.stem not in stems and md.stem != COMMENTS:
             problems.append(
                 f"translations/zh/{md.name}: no English notebook notebooks/{md.stem}.ipynb. Fix: "
                 f"rename it with the notebook, or `git rm translations/zh/{md.name}`."
@@ -460,6 +605,10 @@ def edition_problems(paths: Paths) -> list[str]:
 def check(stems: list[str], paths: Paths, whole_edition: bool) -> int:
     """Print every problem of the named notebooks' translations; return 1 if there is one."""
     problems = edition_problems(paths) if whole_edition else []
+    found, unused = comment_problems(stems, paths)
+    problems += found
+    for message in unused:
+        print(f"translations: warning: {message}")
     warnings = []
     for stem in stems:
         problems += translation_problems(stem, paths)
@@ -511,8 +660,25 @@ def todo(stems: list[str], paths: Paths) -> int:
             print(f"   then: python -m scripts.translations accept {stem} {text_id}")
             print(source)
             print()
-    print(f"translations: {count} block(s) to translate")
-    return count
+    table = read_comments(paths.comments)[0]
+    comments = 0
+    for stem in stems:
+        if stem == CHECKS:
+            continue
+        missing = [
+            comment
+            for comment in english_comments(stem, paths)
+            if comment not in table.get(stem, {}) and not DIRECTIVE.match(comment)
+        ]
+        if missing:
+            comments += len(missing)
+            print(f"== notebooks/{stem}.ipynb  {len(missing)} code comment(s) not translated;")
+            print(f"   add under '## {stem}' in translations/zh/{COMMENTS}.md:")
+            print("\n".join(f"en: {comment}\nzh: " for comment in missing))
+            print()
+    more = f", and {comments} code comment(s)" if comments else ""
+    print(f"translations: {count} block(s) to translate{more}")
+    return count + comments
 
 
 def update(stem: str, paths: Paths) -> bool:

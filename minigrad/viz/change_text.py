@@ -28,7 +28,7 @@ from .changes import (
 )
 from .model import GraphSnapshot
 from .text import sharing_note
-from .words import say
+from .words import listing, say
 
 __all__ = ["change_lines", "change_marks", "saved_name", "unseen_marks", "with_unseen"]
 
@@ -89,7 +89,7 @@ def saved_change_text(fact: SavedChange) -> str:
             "{name}: memory changed through {names} (another version counter), still v{now}: "
             "backward will silently use the new values",
             name=name,
-            names=", ".join(fact.movers),
+            names=listing(fact.movers),
             now=now,
         )
     return say("{name}: freed", name=name)
@@ -114,7 +114,7 @@ def change_lines(after: GraphSnapshot, facts: list[Fact], edges: EdgeFacts) -> l
             lines.append(saved_change_text(fact))
     lines += [say("edge removed: {src} -> {dst}", src=src, dst=dst) for src, dst in edges.cut]
     if edges.unreachable:
-        lines.append(say("no longer reachable: {labels}", labels=", ".join(edges.unreachable)))
+        lines.append(say("no longer reachable: {labels}", labels=listing(edges.unreachable)))
     return lines
 
 
@@ -140,7 +140,7 @@ def change_marks(facts: list[Fact]) -> Marks:
 def unseen_notes(movers: tuple[str, ...]) -> list[str]:
     """The red notes of a saved value whose memory changed through another version counter."""
     return [
-        say("memory changed via {names}", names=", ".join(movers)),
+        say("memory changed via {names}", names=listing(movers)),
         say("backward will NOT notice"),
     ]
 

@@ -113,8 +113,13 @@ class Comparison:
 
     def __repr__(self) -> str:
         count = len(self.changes.lines)
-        noun = "change" if count == 1 else "changes"
-        return f"<minigrad.viz comparison after {self.label}: {count} {noun}>"
+        return say(
+            "<minigrad.viz comparison after {label}: {count} change>"
+            if count == 1
+            else "<minigrad.viz comparison after {label}: {count} changes>",
+            label=self.label,
+            count=count,
+        )
 
 
 def action_label(action: Callable[[], Any]) -> str:

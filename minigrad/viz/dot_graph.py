@@ -15,6 +15,7 @@ import graphviz
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .style import FONT, FUNCTION_FILL
 from .themes import DEFAULT, Theme
+from .words import say
 
 __all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph"]
 
@@ -44,7 +45,13 @@ class Graph(graphviz.Digraph):
     render_timeout = 30.0
 
     def __repr__(self) -> str:
-        return f"<minigrad.viz graph: {self.node_total} nodes, {self.edge_total} edges>"
+        # In the language of viz.set_language, like the picture: it is what a notebook shows
+        # when the picture is not drawn (an untrusted notebook, a plain-text viewer).
+        return say(
+            "<minigrad.viz graph: {nodes} nodes, {edges} edges>",
+            nodes=self.node_total,
+            edges=self.edge_total,
+        )
 
     def pipe(  # type: ignore[override]
         self,

@@ -28,7 +28,7 @@ from .style import (
     red,
 )
 from .text import shape_text
-from .words import say
+from .words import listing, say
 
 __all__ = ["Labels", "SavedCopies"]
 
@@ -189,7 +189,7 @@ class Labels:
         slots: dict[str, int] = {}
         for value in values:
             slots[value.slot] = slots.get(value.slot, 0) + 1
-        as_slots = ", ".join(f"{slot} ×{count}" for slot, count in slots.items())
+        as_slots = listing(f"{slot} ×{count}" for slot, count in slots.items())
         lines = [
             esc(say("saved = {owner}", owner=owner)),
             esc(say("by {count} functions", count=len(values))),
@@ -199,7 +199,7 @@ class Labels:
             first = values[0]  # every copy has the same versions: that is what made it a copy
             saved, now = first.saved_version, first.current_version
             lines.append(esc(say("saved v{saved} / now v{now}", saved=saved, now=now)))
-        users = ", ".join(self.snap.by_key(value.function).label for value in values)
+        users = listing(self.snap.by_key(value.function).label for value in values)
         return {
             "label": self.html(*lines),
             "fillcolor": SAVED_FILL,
@@ -230,7 +230,7 @@ class Labels:
         if settings.inside and (len(group.counters) == 1 or not settings.show_versions):
             saved = [key for key in group.members if self.is_saved(key)]
             if saved:
-                names = ", ".join(self.saved_names(saved))
+                names = listing(self.saved_names(saved))
                 lines.append(say("saved for backward: {names}", names=names))  # escaped
         return "<" + '<BR ALIGN="LEFT"/>'.join(lines) + '<BR ALIGN="LEFT"/>>'
 
@@ -261,7 +261,7 @@ class Labels:
             names += [esc(say("+ {count} saved values", count=hidden))] if hidden else []
         if self.settings.inside:
             names += self.saved_names([key for key in shown if self.is_saved(key)])
-        return ", ".join(names)
+        return listing(names)
 
     def saved_names(self, keys: list[str]) -> list[str]:
         """Escaped names of saved values drawn inside their functions; a count if many."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .words import say
+
 __all__ = [
     "Edge",
     "FunctionNode",
@@ -157,7 +159,11 @@ class GraphSnapshot:
         return len(self.tensors) + len(self.functions) + len(self.saved) + none_slots
 
     def __repr__(self) -> str:
-        return (
-            f"<minigrad.viz snapshot ({self.source}): {len(self.tensors)} tensors, "
-            f"{len(self.functions)} functions, {len(self.saved)} saved>"
+        return say(
+            "<minigrad.viz snapshot ({source}): {tensors} tensors, {functions} functions, "
+            "{saved} saved>",
+            source=self.source,
+            tensors=len(self.tensors),
+            functions=len(self.functions),
+            saved=len(self.saved),
         )

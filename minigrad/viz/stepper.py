@@ -38,6 +38,7 @@ from .stepper_html import stepper_html, stepper_text
 from .stepper_widget import stepper_widget
 from .steps import Step, check_names, check_steps
 from .stories import ROUTES, story_frames
+from .words import say
 
 __all__ = ["ROUTES", "Frame", "Stepper", "cut_stepper", "stepper"]
 
@@ -89,9 +90,13 @@ class Stepper:
 
     def __repr__(self) -> str:
         last = self.frames[-1]
-        outcome = f"raised {last.error.split(':')[0]}" if last.error else "ran"
-        return (
-            f"<minigrad.viz stepper: {len(self.frames)} steps; the last, {last.label}, {outcome}>"
+        return say(
+            "<minigrad.viz stepper: {count} steps; the last, {label}, raised {error}>"
+            if last.error
+            else "<minigrad.viz stepper: {count} steps; the last, {label}, ran>",
+            count=len(self.frames),
+            label=last.label,
+            error=last.error.split(":")[0] if last.error else "",
         )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from .model import GraphSnapshot, SavedNode, TensorNode
-from .words import say
+from .words import listing, say
 
 
 def shape_text(shape: tuple[int, ...]) -> str:
@@ -47,7 +47,7 @@ def sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool = True)
     if not earlier:
         return ""
     if not counters or tensor.counter is None:
-        note = say("shares memory with {names}", names=", ".join(o.name for o in earlier))
+        note = say("shares memory with {names}", names=listing(o.name for o in earlier))
         if counters:
             note += say("; torch does not expose version counters")
         return say(" ({note})", note=note)
@@ -55,9 +55,9 @@ def sharing_note(snap: GraphSnapshot, tensor: TensorNode, counters: bool = True)
     other = [o.name for o in earlier if o.counter != tensor.counter]
     parts = []
     if same:
-        parts.append(say("shares memory + version counter with {names}", names=", ".join(same)))
+        parts.append(say("shares memory + version counter with {names}", names=listing(same)))
     if other:
-        names = ", ".join(other)
+        names = listing(other)
         parts.append(say("shares memory but not the version counter with {names}", names=names))
     return say(" ({note})", note=say("; ").join(parts))
 
@@ -97,7 +97,7 @@ def function_line(snap: GraphSnapshot, function_key: str, width: int) -> str:
         line += f"  <- [{', '.join(inputs)}]"
     saved = [saved_text(snap, snap.by_key(key)) for key in function.saved]
     if saved:
-        line += "  " + say("saved: {values}", values=", ".join(saved))
+        line += "  " + say("saved: {values}", values=listing(saved))
     return line.rstrip()
 
 

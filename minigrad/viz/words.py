@@ -11,9 +11,11 @@ is not translated: code and names (`requires_grad`, `grad_fn=MulBackward0`, `out
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .doctor_words import DOCTOR_ZH
 
-__all__ = ["LANGUAGES", "current_language", "say", "set_language"]
+__all__ = ["LANGUAGES", "current_language", "listing", "say", "set_language"]
 
 LANGUAGES = ("en", "zh")
 _language = "en"
@@ -39,6 +41,11 @@ def say(english: str, **values: object) -> str:
     """`english` in the current language, its `{name}` fields filled from `values`."""
     template = english if _language == "en" else ZH[english]
     return template.format(**values) if values else template
+
+
+def listing(items: Iterable[str]) -> str:
+    """Names one after another: "a, b" in English, "a、b" in Chinese (its enumeration comma)."""
+    return ("、" if _language == "zh" else ", ").join(items)
 
 
 # The Chinese of every English template `say` is given (tests/test_viz_language.py checks
@@ -185,6 +192,25 @@ ZH: dict[str, str] = {
     "  this run:  a.grad = {grad}   <- correct": "  这次运行：a.grad = {grad}   <- 正确",
     "  this run:  a.grad = {grad}   <- silently wrong: no error raised": (
         "  这次运行：a.grad = {grad}   <- 悄无声息地错了：没有报错"
+    ),
+    # the text a notebook shows in place of a picture (the objects' reprs)
+    "<minigrad.viz graph: {nodes} nodes, {edges} edges>": (
+        "<minigrad.viz 计算图：{nodes} 个节点，{edges} 条边>"
+    ),
+    "<minigrad.viz comparison after {label}: {count} change>": (
+        "<minigrad.viz 前后对比：执行 {label} 之后，{count} 处变化>"
+    ),
+    "<minigrad.viz comparison after {label}: {count} changes>": (
+        "<minigrad.viz 前后对比：执行 {label} 之后，{count} 处变化>"
+    ),
+    "<minigrad.viz snapshot ({source}): {tensors} tensors, {functions} functions, {saved} saved>": (
+        "<minigrad.viz 快照（{source}）：{tensors} 个张量，{functions} 个节点，{saved} 个保存值>"
+    ),
+    "<minigrad.viz stepper: {count} steps; the last, {label}, raised {error}>": (
+        "<minigrad.viz 步进器：共 {count} 步；最后一步 {label} 报错 {error}>"
+    ),
+    "<minigrad.viz stepper: {count} steps; the last, {label}, ran>": (
+        "<minigrad.viz 步进器：共 {count} 步；最后一步 {label} 正常运行>"
     ),
     # the stepper widget
     "step": "步骤",

@@ -7,11 +7,15 @@ The notebooks themselves are checked by scripts/translations.py
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import string
 from pathlib import Path
 
 import pytest
+
+import minigrad as mg
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -146,3 +150,141 @@ def test_translated_notebooks_use_the_glossary_terms_for_key_ideas(name: str) ->
         if re.search(pattern, english, re.IGNORECASE) and term not in chinese
     ]
     assert not missing, f"notebooks/zh/{name} never says {missing} (docs/glossary.md)"
+
+
+# ---- no English UI words of viz in the zh notebooks' stored outputs --------------------------
+
+
+def viz_english_phrases() -> list[str]:
+    """The English words viz writes in pictures, legends, summaries, steppers and the text shown
+    in place of a picture: the literal parts of every template `say` translates (its keys), cut
+    at punctuation, without code names (`requires_grad`, `grad_fn`, `AccumulateGrad`, `None`)."""
+    from minigrad.viz import words
+
+    phrases = set()
+    for template in words.ZH:
+        for literal, _, _, _ in string.Formatter().parse(template):
+            literal = literal.replace("minigrad.viz", ":")
+            for part in re.split(r"[:;,()<>=/+#\[\]?]|\s-\s|\s{2,}|<-|->", literal):
+                part = part.strip(" .")
+                code = re.search(r"[_.]|[a-z][A-Z]|\bNone\b|\bminigrad\b", part)
+                if re.search(r"[a-z]{3}", part) and not code:
+                    phrases.add(part)
+    return sorted(phrases, key=len, reverse=True)
+
+
+def english_pattern() -> re.Pattern[str]:
+    """Any of viz's English phrases as a whole word (not part of a name like `out.view(`)."""
+    phrases = "|".join(map(re.escape, viz_english_phrases()))
+    return re.compile(r"(?<![\w.])(" + phrases + r")(?![\w(])")
+
+
+def viz_texts(output: dict) -> list[str]:
+    """The words a viz output shows: the SVG's <text> elements, the HTML's text outside code,
+    and its text/plain; lines that quote an error message or show a tensor keep only what comes
+    before them."""
+    data = output.get("data", {})
+    if "image/svg+xml" not in data and "text/html" not in data:
+        return []  # not a viz display (prints are code: they stay English)
+    texts = []
+    svg = "".join(data.get("image/svg+xml", ""))
+    texts += re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    page = "".join(data.get("text/html", ""))
+    page = re.sub(r"<svg.*?</svg>|<code>.*?</code>|<pre.*?</pre>", " ", page, flags=re.S)
+    texts += re.findall(r">([^<>]+)<", page)
+    texts += "".join(data.get("text/plain", "")).splitlines()
+    cut = re.compile(r"\w*(Error|Warning)\b.*|tensor\(.*|step \d+ of \d+: .*|第 \d+ 步.*")
+    return [html.unescape(cut.sub("", text)) for text in texts]
+
+
+def zh_outputs() -> list[tuple[str, dict]]:
+    found = []
+    for path in sorted((REPO / "notebooks" / "zh").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            for output in cell.get("outputs", []):
+                found.append((f"{path.name} cell {cell.get('id')}", output))
+    return found
+
+
+def test_the_phrase_list_finds_english_viz_output() -> None:
+    """The check below would see English: an English picture and its text are full of it."""
+    from minigrad import viz
+
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    comparison = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))
+    output = {"data": comparison._repr_mimebundle_()}
+    phrases = viz_english_phrases()
+    found = {p for text in viz_texts(output) for p in phrases if re.search(rf"\b{p}\b", text)}
+    assert {"before", "after", "shared memory", "saved", "comparison after"} <= found
+
+
+@pytest.mark.parametrize("where", ["svg", "html", "plain"])
+def test_no_stored_zh_output_shows_viz_english_words(where: str) -> None:
+    pattern = english_pattern()
+    kinds = {"svg": "image/svg+xml", "html": "text/html", "plain": "text/plain"}
+    problems = []
+    for name, output in zh_outputs():
+        data = output.get("data", {})
+        if kinds[where] not in data:
+            continue
+        only = {"data": {k: v for k, v in data.items() if k == kinds[where]}}
+        if where == "plain":
+            only["data"]["text/html"] = ""  # (a viz display: its text/plain is viz's)
+            if "image/svg+xml" not in data and "text/html" not in data:
+                continue
+        for text in viz_texts(only):
+            if match := pattern.search(text):
+                problems.append(f"{name}: {match.group(0)!r} in {text.strip()[:80]!r}")
+    assert not problems, "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize(
+    "figure", sorted((REPO / "figures").glob("*_zh.svg")), ids=lambda p: p.name
+)
+def test_no_chinese_figure_shows_viz_english_words(figure: Path) -> None:
+    pattern = english_pattern()
+    output = {"data": {"image/svg+xml": figure.read_text(encoding="utf-8")}}
+    found = [m.group(0) for text in viz_texts(output) if (m := pattern.search(text))]
+    assert not found, f"figures/{figure.name}: {found}"
+
+
+# ---- code cells: the English code, comments in Chinese -----------------------------------------
+
+# Notebooks whose lessons were being rewritten (issue 32, branch edition4) while their comments
+# were translated: new English comments there may not be translated yet. After the merge,
+# `python -m scripts.translations todo NAME` lists them; remove a name once it lists none.
+COMMENTS_PENDING = {
+    "09_hooks_and_custom_functions",
+    "10_higher_order_gradients",
+    "12_exercises",
+    "12_exercises_solutions",
+}
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb")), ids=str
+)
+def test_zh_code_is_the_english_code_with_chinese_comments(name: str) -> None:
+    from scripts import translations
+
+    english = json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+    chinese = json.loads((REPO / "notebooks" / "zh" / name).read_text(encoding="utf-8"))["cells"]
+    english_comments = []
+    for en, zh in zip(english, chinese, strict=True):
+        if en["cell_type"] != "code":
+            continue
+        en_source = translations.code_in_chinese("".join(en["source"]))
+        zh_source = "".join(zh["source"])
+        assert translations.without_comments(zh_source) == (
+            translations.without_comments(en_source)
+        ), f"notebooks/zh/{name} cell {en.get('id')}: the code differs from the English"
+        english_comments += [
+            token.string
+            for token in translations.comment_tokens(zh_source) or []
+            if not CHINESE.search(token.string) and not translations.DIRECTIVE.match(token.string)
+        ]
+    stem = name.removesuffix(".ipynb")
+    if stem in COMMENTS_PENDING and english_comments:
+        pytest.skip(f"comments not translated yet ({len(english_comments)} in English)")
+    assert not english_comments, f"notebooks/zh/{name}: English comments {english_comments}"

@@ -17,7 +17,7 @@ What is not compared, and why:
 
 The course's data helpers (`minigrad.data`) make numpy arrays with a seeded generator; the torch
 run gets the same numbers as torch tensors. The Chinese notebooks have the same code cells
-(tests/tooling/test_translations.py), so the English run covers them.
+apart from their comments (tests/tooling/test_translations.py), so the English run covers them.
 """
 
 from __future__ import annotations

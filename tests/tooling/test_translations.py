@@ -128,12 +128,76 @@ def test_a_code_cell_that_differs_fails(translated, capsys) -> None:
     path = translated.zh_notebook(STEM)
     nb = nbformat.read(path, as_version=4)
     code = next(c for c in nb.cells if c.cell_type == "code")
-    code.source += "\n# 中文注释"
+    code.source += "\nx = 1  # 中文注释"
     nbformat.write(nb, path)
     status, out = run(capsys, translated, "check")
     assert status == 1
     assert f"notebooks/zh/{STEM}.ipynb: code cell {code.id} differs from notebooks/{STEM}" in out
-    assert "Code cells must be identical" in out and "make notebooks NB=" in out
+    assert "Code cells must be identical apart from comments" in out and "make notebooks NB=" in out
+
+
+def test_a_hand_edited_zh_comment_fails_and_names_the_comments_file(translated, capsys) -> None:
+    path = translated.zh_notebook(STEM)
+    nb = nbformat.read(path, as_version=4)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.source += "\n# 中文注释"
+    nbformat.write(nb, path)
+    status, out = run(capsys, translated, "check")
+    assert status == 1
+    assert f"the comments of code cell {code.id} are not what translations/zh/code_comments" in out
+
+
+def commented_cell(paths: translations.Paths) -> tuple[str, str]:
+    """The id and the first comment of the English notebook's first code cell with one."""
+    english = nbformat.read(paths.english_notebook(STEM), as_version=4)
+    for cell in english.cells:
+        tokens = translations.comment_tokens(cell.source) if cell.cell_type == "code" else None
+        if tokens:
+            return cell.id, tokens[0].string
+    raise AssertionError("no comment in the fixture's notebook")
+
+
+def test_comments_are_translated_from_the_comments_file_and_only_they_change(
+    translated, capsys
+) -> None:
+    cell_id, comment = commented_cell(translated)
+    status, out = run(capsys, translated, "todo")
+    assert f"en: {comment}\nzh: " in out and "code comment(s)" in out  # listed as missing
+    translated.comments.write_text(f"## {STEM}\n\nen: {comment}\nzh: # 中文的注释\n")
+    assert run(capsys, translated, "build")[0] == 0
+    english = nbformat.read(translated.english_notebook(STEM), as_version=4)
+    zh = nbformat.read(translated.zh_notebook(STEM), as_version=4)
+    for en_cell, zh_cell in zip(english.cells, zh.cells, strict=True):
+        if en_cell.cell_type != "code":
+            continue
+        expected = translations.code_in_chinese(en_cell.source)
+        assert translations.without_comments(zh_cell.source) == (
+            translations.without_comments(expected)
+        )
+        if en_cell.id == cell_id:
+            assert "# 中文的注释" in zh_cell.source and comment not in zh_cell.source
+    assert run(capsys, translated, "check")[0] == 0
+    assert f"en: {comment}\n" not in run(capsys, translated, "todo")[1]
+
+
+def test_a_comment_entry_no_english_comment_uses_is_a_warning(translated, capsys) -> None:
+    translated.comments.write_text(f"## {STEM}\n\nen: # gone from the code\nzh: # 已删掉\n")
+    status, out = run(capsys, translated, "check")
+    assert status == 0  # an unused line changes no notebook
+    assert f"warning: translations/zh/code_comments.md: under ## {STEM}, 'en: # gone" in out
+    translated.comments.write_text(f"## {STEM}\n\nen: # x\nzh: # no Chinese\n")
+    status, out = run(capsys, translated, "check")
+    assert status == 1 and "the 'zh:' line has no Chinese" in out
+
+
+def test_removing_comments_uses_python_tokens_not_text() -> None:
+    source = 's = "# not a comment"  # a comment\n# a whole line\n\nt = 1'
+    assert translations.without_comments(source) == 's = "# not a comment"\n\nt = 1'
+    table = {"# a comment": "# 注释", "# a whole line": "# 整行注释"}
+    assert translations.translate_comments(source, table) == (
+        's = "# not a comment"  # 注释\n# 整行注释\n\nt = 1'
+    )
+    assert translations.translate_comments("%time x = 1  # c", {"# c": "# 中"}) is not None
 
 
 def test_a_hand_edited_zh_markdown_cell_fails(translated, capsys) -> None:
@@ -248,7 +312,14 @@ def test_make_notebooks_builds_and_runs_the_zh_notebooks_last() -> None:
     assert steps[-1] == "@$(PY) -m scripts.translations build --execute $(NB)"
 
 
-@pytest.mark.parametrize("path", sorted((REPO / "translations" / "zh").glob("*.md")), ids=str)
+TRANSLATION_FILES = sorted(
+    path
+    for path in (REPO / "translations" / "zh").glob("*.md")
+    if path.stem != translations.COMMENTS  # (not blocks: a table of comments)
+)
+
+
+@pytest.mark.parametrize("path", TRANSLATION_FILES, ids=str)
 def test_translation_files_round_trip_and_update_keeps_them(path: Path, tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert translations.render(translations.parse(text)) == text
@@ -269,7 +340,7 @@ def test_the_course_is_in_step(capsys) -> None:
     stems = {p.stem for p in (REPO / "notebooks").glob("*.ipynb")}
     assert {p.stem for p in (REPO / "notebooks" / "zh").glob("*.ipynb")} == stems
     translated = {p.stem for p in (REPO / "translations" / "zh").glob("*.md")}
-    assert translated == stems | {translations.CHECKS}
+    assert translated == stems | {translations.CHECKS, translations.COMMENTS}
 
 
 def test_the_temporary_placeholder_allowance_goes_once_the_translations_are_in() -> None:

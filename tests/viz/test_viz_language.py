@@ -133,3 +133,43 @@ def test_pictures_follow_the_language_when_they_are_drawn():
     assert comparison.draw().source != english and "之前" in comparison.draw().source
     viz.set_language("en")
     assert comparison.draw().source == english
+
+
+def test_the_text_shown_instead_of_a_picture_follows_the_language():
+    """What an untrusted notebook or a plain-text viewer shows in place of a picture."""
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = (a * 2).sum()
+
+    def reprs() -> list[str]:
+        one_change = viz.cut(lambda: out.detach(), out)
+        stepped = viz.cut_stepper("data")
+        return [repr(x) for x in (viz.draw(out), data_cut(), one_change, stepped)]
+
+    english = reprs()
+    assert english[:3] == [
+        "<minigrad.viz graph: 7 nodes, 6 edges>",
+        "<minigrad.viz comparison after d.zero_(): 2 changes>",
+        "<minigrad.viz comparison after out.detach(): 1 change>",
+    ]
+    assert english[3].startswith("<minigrad.viz stepper: 5 steps; the last, ")
+    viz.set_language("zh")
+    chinese = reprs()
+    assert chinese[:3] == [
+        "<minigrad.viz 计算图：7 个节点，6 条边>",
+        "<minigrad.viz 前后对比：执行 d.zero_() 之后，2 处变化>",
+        "<minigrad.viz 前后对比：执行 out.detach() 之后，1 处变化>",
+    ]
+    assert chinese[3].startswith("<minigrad.viz 步进器：共 5 步；最后一步 ")
+    assert re.search(r"<minigrad.viz 快照（.+）：\d+ 个张量，", repr(viz.snapshot(out)))
+    for text in chinese:
+        assert ENGLISH.findall(text) == [] and not re.search(r"\b(nodes|edges|change)\b", text)
+
+
+def test_names_in_a_chinese_text_are_joined_with_the_enumeration_comma():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    assert words.listing(["a", "out"]) == "a, out"
+    viz.set_language("zh")
+    assert words.listing(["a", "out"]) == "a、out"
+    text = viz.cut(lambda: out.detach_(), out, names=dict(a=a, out=out)).summary()
+    assert "不再可达：AccumulateGrad(a)、SigmoidBackward0" in text
