@@ -251,16 +251,6 @@ def test_no_chinese_figure_shows_viz_english_words(figure: Path) -> None:
 
 # ---- code cells: the English code, comments in Chinese -----------------------------------------
 
-# Notebooks whose lessons were being rewritten (issue 32, branch edition4) while their comments
-# were translated: new English comments there may not be translated yet. After the merge,
-# `python -m scripts.translations todo NAME` lists them; remove a name once it lists none.
-COMMENTS_PENDING = {
-    "09_hooks_and_custom_functions",
-    "10_higher_order_gradients",
-    "12_exercises",
-    "12_exercises_solutions",
-}
-
 
 @pytest.mark.parametrize(
     "name", sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb")), ids=str
@@ -284,7 +274,4 @@ def test_zh_code_is_the_english_code_with_chinese_comments(name: str) -> None:
             for token in translations.comment_tokens(zh_source) or []
             if not CHINESE.search(token.string) and not translations.DIRECTIVE.match(token.string)
         ]
-    stem = name.removesuffix(".ipynb")
-    if stem in COMMENTS_PENDING and english_comments:
-        pytest.skip(f"comments not translated yet ({len(english_comments)} in English)")
     assert not english_comments, f"notebooks/zh/{name}: English comments {english_comments}"
