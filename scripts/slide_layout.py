@@ -35,7 +35,7 @@ import html
 import math
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from scripts.slide_pictures import (
     MAX_SCALE,
@@ -43,8 +43,10 @@ from scripts.slide_pictures import (
     PX_PER_PT,
     Picture,
     for_slide,
+    panels,
     parse,
     parts,
+    tiles,
     with_size,
 )
 from scripts.slides_metadata import skipped_cells
@@ -74,12 +76,13 @@ WORDS = {
         "picture": "{label}",
         "before": "before",
         "after": "after",
+        "zoom": "a band of the picture",
         "legend": "what the colours mean",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
         ),
         "ask_error": "Ask before the key press: does this run?\nExpect: no, `{answer}`",
-        "ask_before": "Ask: what will `{action}` change in this picture? Then the next slide.",
+        "ask_before": "Ask first: what will `{action}` change? Then compare the two halves.",
         "ask_after": "Point at what is drawn red or thick: that is what `{action}` changed.",
         "whole": "The whole picture first: let the room find before, after and the legend.",
         "detail": 'A closer look at the "{label}" part of the picture on the slide before.',
@@ -101,10 +104,11 @@ WORDS = {
         "picture": "{label}",
         "before": "之前",
         "after": "之后",
+        "zoom": "图的一段",
         "legend": "颜色的含义",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
-        "ask_before": "提问：`{action}` 会让这张图的哪里发生变化？然后翻到下一张。",
+        "ask_before": "先提问：`{action}` 会改变什么？再对比图的两半。",
         "ask_after": "指出画成红色或粗线的地方：那就是 `{action}` 改变的东西。",
         "whole": "先看整张图：请大家找出“之前”“之后”和图例。",
         "detail": "放大看上一张幻灯片中图的“{label}”部分。",
@@ -205,6 +209,18 @@ def for_room(text: str, minutes: int = 0) -> str:
     return text
 
 
+def split_list(block: str) -> list[str]:
+    """A long block cut before each top-level list item (a lead-in line stays with the first
+    item), so that a slide too full goes on below between two items; other blocks whole."""
+    pieces: list[list[str]] = [[]]
+    item = re.compile(r"^(?:[-*+]|\d+\.)\s")
+    for line in block.split("\n"):
+        if item.match(line) and any(item.match(x) for x in pieces[-1]):
+            pieces.append([])
+        pieces[-1].append(line)
+    return ["\n".join(piece) for piece in pieces]
+
+
 def is_table(block: str) -> bool:
     """Whether a markdown block is a table (every line starts with |)."""
     lines = block.strip().split("\n")
@@ -267,6 +283,23 @@ def after_action(svg: str) -> str:
         return ""
     title = html.unescape(match.group(1)).strip()
     return title.split(" ", 1)[1] if " " in title else ""
+
+
+def joined_streams(outputs: list[dict]) -> list[dict]:
+    """Outputs with consecutive prints to the same stream joined into one (as shown)."""
+    out: list[dict] = []
+    for output in outputs:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and output.get("output_type") == "stream"
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            out[-1] = {**last, "text": stream_text(last) + stream_text(output)}
+        else:
+            out.append(output)
+    return out
 
 
 def picture_id(svg: str) -> str:
@@ -449,7 +482,12 @@ class Layout:
         # All of the prose stays on the slides (a slide too full goes on below, at a block):
         # what a slide says is not moved into the notes.
         for block in markdown_blocks(for_room(text, self.minutes)):
-            pieces = split_table(block, BUDGET_PX - 80) if is_table(block) else [block]
+            if is_table(block):
+                pieces = split_table(block, BUDGET_PX - 80)
+            elif text_height(block) > BUDGET_PX / 2:
+                pieces = split_list(block)
+            else:
+                pieces = [block]
             for piece in pieces:
                 items.append(Item(markdown_cell(piece), text_height(piece) + BLOCK_GAP, "text"))
         return items
@@ -460,7 +498,7 @@ class Layout:
         next slides, cut between lines; nothing of it is moved into the notes."""
         source = source_text(cell).rstrip("\n")
         outputs: list[Item] = []
-        for output in cell.get("outputs", []):
+        for output in joined_streams(cell.get("outputs", [])):
             data = output.get("data", {})
             if "application/vnd.course.frames+json" in data:
                 frames = data["application/vnd.course.frames+json"]["frames"]
@@ -507,6 +545,9 @@ class Layout:
         lines = text.split("\n")
         width = CONTENT_WIDTH - CODE_PAD
         budget = BUDGET_PX - 90
+        total = wrapped_lines(text, CODE_PX, width, mono=True) * CODE_LINE
+        if total > budget:  # as many slides as needed, filled evenly (no one-line leftover)
+            budget = total / math.ceil(total / budget) + CODE_LINE
         pieces: list[list[str]] = [[]]
         for line in lines:
             trial = "\n".join([*pieces[-1], line])
@@ -577,12 +618,20 @@ class Layout:
             if action:
                 item.notes.append(self.words["ask_after"].format(action=action))
             return [item]
-        item.notes.append(self.words["whole"])
+        item.notes.append(self.words["whole"] if parts(picture) else self.words["picture_note"])
         items = [item]
-        for piece in parts(picture):
+        has_legend = "legend" in panels(picture)
+        pieces = parts(picture)
+        if not pieces:  # one graph: zoom in on it, band by band (cut between its ranks)
+            bands = tiles(picture, CONTENT_WIDTH, PICTURE_PX)
+            pieces = [replace(t, label=f"detail-{n}") for n, t in enumerate(bands, start=1)]
+        for piece in pieces:
+            if piece.label == "legend" and not has_legend:
+                continue  # only empty space beside the two boxes
             detail = self.picture_item(piece, ident, piece.label)
             detail.own_slide = True
-            label = self.words.get(piece.label, piece.label)
+            zoom = piece.label.startswith("detail")
+            label = self.words["zoom" if zoom else piece.label]
             detail.notes.append(self.words["detail"].format(label=label))
             if piece.label == "after" and action:
                 detail.notes.append(self.words["ask_after"].format(action=action))
@@ -645,7 +694,7 @@ class Layout:
             kind = "slide"
         slide = Slide(kind, heading=heading)
         if self.pending_notes:
-            slide.notes.append(f"{self.words['summary']}\n\n" + "\n\n".join(self.pending_notes))
+            slide.notes.append(f"{self.words['summary']} " + short_summary(self.pending_notes))
             self.pending_notes = []
         self.slides.append(slide)
         return slide
@@ -704,10 +753,15 @@ class Layout:
         """A code cell and its first text output on one slide: when both do not fit under what
         the current slide holds, the code starts the next slide (else the output would open
         the next slide, visible before the room is asked to predict it)."""
-        if len(items) < 2 or items[0].kind != "code" or items[1].kind != "output":
-            return
         current = self.slides[-1] if self.slides else None
-        if current is None or not current.items:
+        if current is None or not current.items or not items or items[0].kind != "code":
+            return
+        asks = any(i.kind == "code" and i.notes for i in items)
+        if asks and current.items[0].kind in ("output", "picture"):
+            # this code asks the room to predict: not under an output seen on arrival
+            items[0].own_slide = True
+            return
+        if len(items) < 2 or items[1].kind != "output":
             return
         together = items[0].height + items[1].height
         if current.used + together > BUDGET_PX and together <= BUDGET_PX - current_heading(current):
@@ -745,7 +799,7 @@ class Layout:
         """The deck as notebook cells with slide types for nbconvert."""
         if self.pending_notes and self.slides:
             self.slides[-1].notes.append(
-                f"{self.words['summary']}\n\n" + "\n\n".join(self.pending_notes)
+                f"{self.words['summary']} " + short_summary(self.pending_notes)
             )
             self.pending_notes = []
         out: list[dict] = []
@@ -767,6 +821,27 @@ class Layout:
                 notes["metadata"] = {"slideshow": {"slide_type": "notes"}}
                 out.append(notes)
         return out
+
+
+NOTE_CHARS = 320  # a summary in the notes: about three lines of a speaker view
+
+
+def short_summary(parts: list[str]) -> str:
+    """A notebook's summary section for the notes: its prose without tables or headings, cut
+    at a sentence end after at most NOTE_CHARS characters (the room has the notebook)."""
+    lines = [
+        line.strip()
+        for part in parts
+        for line in part.split("\n")
+        if line.strip()
+        and not line.lstrip().startswith(("|", "#"))
+        and not re.fullmatch(r"\*\*[^*]+\*\*", line.strip())
+    ]
+    text = re.sub(r"\s+", " ", " ".join(lines)).strip()
+    if len(text) <= NOTE_CHARS:
+        return text
+    ends = [m.end() for m in re.finditer(r"[.!?。！？](?=\s|$)", text[:NOTE_CHARS])]
+    return text[: ends[-1]] if ends else text[:NOTE_CHARS].rstrip() + "…"
 
 
 def current_heading(slide: Slide) -> float:

@@ -198,12 +198,14 @@ def _cuts(extent: float, budget: float, busy: list[Band]) -> list[Band]:
     start = 0.0
     while extent - start > budget:
         limit = start + budget
+        # as many bands as the rest needs, of even height: no thin leftover band
+        target = start + (extent - start) / math.ceil((extent - start) / budget)
         free = [
             hi
             for hi in sorted({b for _, b in busy} | {start})
-            if start < hi <= limit and not any(a < hi < b for a, b in busy)
+            if start + budget / 3 < hi <= limit and not any(a < hi < b for a, b in busy)
         ]
-        cut = max(free) if free and max(free) > start + budget / 3 else limit
+        cut = min(free, key=lambda hi: abs(hi - target)) if free else limit
         bands.append((start, cut))
         start = cut
     bands.append((start, extent))

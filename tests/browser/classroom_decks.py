@@ -199,6 +199,7 @@ class DeckReport:
                 entry["overview"]
                 and not entry["step"]
                 and not {"before", "after"} <= entry["parts"]
+                and not any(part.startswith("detail") for part in entry["parts"])
             ):
                 out.append(
                     f"{self.deck}: picture {ident} whole only at {entry['label']} px labels,"
