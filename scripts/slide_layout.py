@@ -77,6 +77,7 @@ WORDS = {
         "before": "before",
         "after": "after",
         "zoom": "a band of the picture",
+        "pair": "before and after",
         "legend": "what the colours mean",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
@@ -105,6 +106,7 @@ WORDS = {
         "before": "之前",
         "after": "之后",
         "zoom": "图的一段",
+        "pair": "之前和之后",
         "legend": "颜色的含义",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
@@ -125,6 +127,7 @@ WORDS = {
 }
 
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+CJK_MARGIN = 1.3
 
 
 def source_text(cell: dict) -> str:
@@ -270,7 +273,9 @@ def text_height(markdown: str) -> float:
     for line in plain(markdown).split("\n"):
         indent = 44 if re.match(r"^\s*(?:[-*+]|\d+\.)\s", line) else 0
         lines += wrapped_lines(line.strip(), TEXT_PX, CONTENT_WIDTH - indent)
-    return lines * TEXT_LINE
+    # Chinese mixed with inline code breaks lines earlier than the estimate (measured: 510 px
+    # estimated, 700 px drawn for a zh question list): a margin for it
+    return lines * TEXT_LINE * (CJK_MARGIN if CJK.search(markdown) else 1.0)
 
 
 _AFTER_TITLE = re.compile(r"<title>cluster_after</title>.*?<text\b[^>]*>([^<]*)</text>", re.DOTALL)
@@ -622,6 +627,10 @@ class Layout:
         items = [item]
         has_legend = "legend" in panels(picture)
         pieces = parts(picture)
+        pair = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+        if has_legend and readable(pair, CONTENT_WIDTH, PICTURE_PX):
+            # before and after side by side without the legend, then the legend
+            pieces = [replace(pair, label="pair"), *(p for p in pieces if p.label == "legend")]
         if not pieces:  # one graph: zoom in on it, band by band (cut between its ranks)
             bands = tiles(picture, CONTENT_WIDTH, PICTURE_PX)
             pieces = [replace(t, label=f"detail-{n}") for n, t in enumerate(bands, start=1)]
@@ -633,7 +642,7 @@ class Layout:
             zoom = piece.label.startswith("detail")
             label = self.words["zoom" if zoom else piece.label]
             detail.notes.append(self.words["detail"].format(label=label))
-            if piece.label == "after" and action:
+            if piece.label in ("after", "pair") and action:
                 detail.notes.append(self.words["ask_after"].format(action=action))
             items.append(detail)
         return items

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PX_PER_PT = 4 / 3
 MIN_TEXT_PX = 18.0
@@ -380,13 +380,17 @@ def _arrangements(sizes: dict[str, tuple[float, float]]) -> list[dict[str, tuple
     return out
 
 
-def for_slide(picture: Picture, width_px: float, height_px: float) -> Picture:
+def for_slide(picture: Picture, width_px: float, height_px: float, legend: bool = True) -> Picture:
     """A comparison laid out again (before/after side by side or stacked, the legend beside or
     under them) so that it shows largest in a width_px x height_px slide; any other picture
-    as it is. Only where panels go changes: each panel is drawn exactly as Graphviz drew it."""
+    as it is. Only where panels go changes: each panel is drawn exactly as Graphviz drew it.
+    With legend=False the legend is left out (the before/after pair alone)."""
     found = panels(picture)
     if not found:
         return picture
+    if not legend and "legend" in found:
+        found.pop("legend")
+        picture = replace(picture, width=float("inf"))  # never kept as it was
     sizes = {k: (b[2] - b[0], b[3] - b[1]) for k, (_, b) in found.items()}
     best: tuple[float, dict[str, tuple[float, float]], float, float] | None = None
     for places in _arrangements(sizes):

@@ -199,6 +199,7 @@ class DeckReport:
                 entry["overview"]
                 and not entry["step"]
                 and not {"before", "after"} <= entry["parts"]
+                and "pair" not in entry["parts"]
                 and not any(part.startswith("detail") for part in entry["parts"])
             ):
                 out.append(

@@ -119,3 +119,18 @@ def test_the_guides_slide_counts_come_from_the_decks() -> None:
     assert guide_with_maps(text, maps) == (
         "`02_detach #/0–4` (14) and `02_detach #/4` (7 slides: x); `zh/03_x #/5`（边，9 张）"
     )
+
+
+def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = (a * 2).sigmoid()
+        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
+    finally:
+        viz.set_theme("default")
+    picture = parse(svg)
+    assert picture is not None and "legend" in panels(picture)
+    pair = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+    assert "before" in pair.svg and "after out.detach()" in pair.svg
+    assert "leaf tensor that requires grad" not in pair.svg
