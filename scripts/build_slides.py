@@ -8,9 +8,10 @@ and build/slides/index.html listing the decks of both languages. Steps per deck:
    in a set-up cell of its own; the stepper gives its frames one by one), in a kernel started
    from the notebook's folder; the result is cached in build/slides-cache/ until the notebook
    or minigrad changes (`--stored` uses the stored outputs instead: quick, default theme);
-2. lay it out slide by slide for 1280x720 (scripts/slide_layout.py: pictures sized so their
-   labels are >= 24 px, long prose and outputs into the speaker notes, no set-up or torch
-   cells), with the speaker notes of docs/speaker_notes/<stem>.md (zh: zh/<stem>.md);
+2. lay it out slide by slide for 1280x720 (scripts/slide_layout.py: every picture whole on a
+   slide, closer looks after it where its labels would be small, outputs on a key press, no
+   set-up or torch cells), with the speaker notes of docs/speaker_notes/<stem>.md (zh:
+   zh/<stem>.md);
 3. export with nbconvert's SlidesExporter and the course template (docs/slides_template/):
    html lang="zh-CN" and the bundled Noto Sans SC font for the Chinese decks.
 

@@ -7,20 +7,24 @@ every cell fits one slide. The rules, in order:
 - Off the slides: cells whose stored slide type is "skip" (scripts/slides_metadata.py: the
   set-up cell, the torch-comparison section, empty cells), and outputs only a widget can show.
 - A `#`/`##` heading starts a new column of slides, a `###` heading a new slide below it.
-- Prose: a markdown cell's first paragraph is on the slide, and so are the next ones while the
-  cell's text stays within TEXT_LINES lines; the rest goes into the speaker notes (the teacher
-  says it). A section whose heading is "Summary" (or "What you practised") goes into the notes
-  of the slide after it (its "Check yourself" questions stay on a slide).
-- Code is shown whole, wrapped at the slide's width, and appears on the next key press (a
-  fragment: the room predicts first). A text output longer than OUTPUT_LINES lines shows its
-  first lines on the slide and all of it in the notes.
-- A picture is shown at the size that makes its smallest label at least 24 px (see
-  slide_pictures.py): beside its code when there is room, else on a slide of its own; a
-  before/after too large for one slide becomes two (before, then after) and the legend a third.
-- The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code over
-  the "after" picture, with the step's text summary in the notes.
+- Prose stays on the slides, all of it (a slide too full goes on below, between paragraphs, list
+  items or table rows); sentences only a notebook needs ("run that cell", "Switch on *predict
+  first*") are left off, and the title slide's time is the session plan's. A section whose
+  heading is "Summary" (or "What you practised") goes, shortened, into the notes of the slide
+  after it (its "Check yourself" questions stay on a slide).
+- Code is shown at once, wrapped at the slide's width; its outputs appear on the next key press
+  (fragments: the room predicts first, the notes say what to ask and what to expect). A long
+  text output goes on over the next slides, cut between lines into even parts.
+- A picture is shown whole, as large as the room allows (a before/after laid out again for
+  16:9 by slide_pictures.for_slide). When its labels are then under 18 px, closer looks
+  follow, each whole on a slide of its own: before and after side by side without the legend
+  (or each alone) and the legend; a single graph band by band, cut between its ranks.
+- The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code as the
+  title over the step's whole frame, with the step's text summary in the notes.
+- A code slide that asks the room to predict never opens with an earlier output on it.
 - Anything that would push a slide past BUDGET_PX starts the next slide below it.
-- Speaker notes from docs/speaker_notes/ (by heading) come first in a slide's notes.
+- Speaker notes from docs/speaker_notes/ (by heading) come first in a slide's notes; a slide
+  they do not cover gets a short note of what to do with it.
 
 Heights are estimated from the sizes the deck's style sheet sets (docs/slides_template/); the
 browser test (tests/browser/test_classroom_in_browser.py) measures the real slides.
@@ -62,7 +66,6 @@ CODE_PX, CODE_LINE = 24, 24 * 1.3
 HEADING = {1: (46, 20), 2: (40, 16), 3: (34, 14)}  # level -> (font px, space below)
 BLOCK_GAP = 14  # between two items on a slide
 CODE_PAD = 26  # padding and border around a code cell or an output
-TEXT_LINES = 8  # prose kept on a slide per markdown cell, in lines
 OUTPUT_LINES = 8  # a longer text output is cut on the slide (all of it in the notes)
 SUMMARY_HEADINGS = ("summary", "what you practised")
 TORCH_TAG = "torch-parity"

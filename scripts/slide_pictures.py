@@ -1,13 +1,12 @@
-"""Graph pictures for a 1280x720 slide: how big to show them, and how to cut them into parts.
+"""Graph pictures for a 1280x720 slide: how big to show them, how to lay them out, their parts.
 
 A picture drawn by minigrad.viz is Graphviz SVG whose sizes are in points (1 pt = 4/3 px). On a
-slide its smallest label must be at least MIN_TEXT_PX screen pixels, so a picture is shown at
-scale >= MIN_TEXT_PX / (smallest label in px). When that makes it larger than the room left on
-the slide, it gets a slide of its own; when it is still too large, a before/after comparison is
-cut into its parts (the "before" box, the "after" box and the legend under them), each shown on
-a slide of its own at the same scale, so the room sees the change by going from one to the next.
-
-Only the picture's frame (its viewBox) changes: the drawing itself is never edited.
+slide its labels should be at least MIN_TEXT_PX screen pixels. A before/after comparison is laid
+out again for a 16:9 slide (for_slide: its "before", "after" and legend panels side by side or
+stacked, whichever shows largest); each panel keeps exactly what Graphviz drew, only moved.
+When even that leaves labels too small, the layout (slide_layout.py) follows the whole picture
+with its parts (parts: before, after, legend) or, for a single graph, bands cut between its
+ranks (tiles), each on a slide of its own.
 """
 
 from __future__ import annotations
