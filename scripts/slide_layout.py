@@ -66,7 +66,7 @@ CODE_PX, CODE_LINE = 24, 24 * 1.3
 HEADING = {1: (46, 20), 2: (40, 16), 3: (34, 14)}  # level -> (font px, space below)
 BLOCK_GAP = 14  # between two items on a slide
 CODE_PAD = 26  # padding and border around a code cell or an output
-OUTPUT_LINES = 8  # a longer text output is cut on the slide (all of it in the notes)
+OUTPUT_LINES = 8  # a longer text output: its number of lines goes into the notes
 SUMMARY_HEADINGS = ("summary", "what you practised")
 TORCH_TAG = "torch-parity"
 
