@@ -200,7 +200,7 @@ NOTEBOOK_ONLY = re.compile(
     r"|打开 \*predict first\*|上面的?单元格|运行那个单元格|运行这个单元格)"
     r"[^.。!?！？\n]*[.。!?！？]\s*"
 )
-_TIME_LINE = re.compile(r"^\*(Time: about|用时：约) (\d+) (minutes\.|分钟。)\*$", re.MULTILINE)
+_TIME_LINE = re.compile(r"^\*(Time: about|用时：约) (\d+) (minutes\.|分钟。)(.*)\*$", re.MULTILINE)
 # A check cell's answer when nothing was filled in: an instruction for the notebook.
 NO_ANSWER = ("No answer yet", "还没有作答")
 
@@ -211,7 +211,7 @@ def for_room(text: str, minutes: int = 0) -> str:
     notebook's self-study time)."""
     text = NOTEBOOK_ONLY.sub("", text)
     if minutes:
-        text = _TIME_LINE.sub(lambda m: f"*{m.group(1)} {minutes} {m.group(3)}*", text)
+        text = _TIME_LINE.sub(lambda m: f"*{m.group(1)} {minutes} {m.group(3)}{m.group(4)}*", text)
     return text
 
 
