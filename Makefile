@@ -101,9 +101,9 @@ test-browser: setup  ## drive JupyterLab, the slides, the site and the lite site
 SOLUTIONS ?=
 WITH_SOLUTIONS = $(if $(filter 1 yes true,$(SOLUTIONS)),--with-solutions,)
 
-slides: setup  ## reveal.js decks for a 1280x720 projector, offline -> build/slides/
+slides: setup  ## reveal.js decks for a 1280x720 projector, offline -> build/slides/ (NB=... only those)
 	@bash scripts/setup_classroom.sh
-	$(PY) -m scripts.build_slides
+	$(PY) -m scripts.build_slides $(NB)
 
 site: slides  ## the course website with the decks (offline; SOLUTIONS=1 adds answers) -> build/site/
 	$(PY) -m scripts.build_site $(WITH_SOLUTIONS)

@@ -8,9 +8,10 @@ and build/slides/index.html listing the decks of both languages. Steps per deck:
    in a set-up cell of its own; the stepper gives its frames one by one), in a kernel started
    from the notebook's folder; the result is cached in build/slides-cache/ until the notebook
    or minigrad changes (`--stored` uses the stored outputs instead: quick, default theme);
-2. lay it out slide by slide for 1280x720 (scripts/slide_layout.py: pictures sized so their
-   labels are >= 24 px, long prose and outputs into the speaker notes, no set-up or torch
-   cells), with the speaker notes of docs/speaker_notes/<stem>.md (zh: zh/<stem>.md);
+2. lay it out slide by slide for 1280x720 (scripts/slide_layout.py: every picture whole on a
+   slide, closer looks after it where its labels would be small, outputs on a key press, no
+   set-up or torch cells), with the speaker notes of docs/speaker_notes/<stem>.md (zh:
+   zh/<stem>.md);
 3. export with nbconvert's SlidesExporter and the course template (docs/slides_template/):
    html lang="zh-CN" and the bundled Noto Sans SC font for the Chinese decks.
 
@@ -200,6 +201,71 @@ def deck_map(page: str) -> list[tuple[int, str, int]]:
     ]
 
 
+# The slide maps of the teacher's guide: `02_detach #/0–7` (40), `02_detach #/4` (15 slides,
+# `03_detach_inplace #/5` ("...", 23 slides); in Chinese `zh/02_detach #/0–7`（40）and
+# `zh/03_detach_inplace #/5`（...，23 张）.
+_GUIDE_RANGE = re.compile(r"`((?:zh/)?\d\d_\w+) #/(\d+)(?:–(\d+))?`( ?[(（])(\d+)([)）])")
+_GUIDE_COUNT = re.compile(
+    r"`((?:zh/)?\d\d_\w+) #/(\d+)`( ?[(（](?:[^()（）\n]*?[,，] ?)?)(\d+)( slides| 张)"
+)
+
+
+def guide_with_maps(text: str, maps: dict[str, list[tuple[int, str, int]]]) -> str:
+    """The teacher's guide with every slide count of its slide maps taken from the decks:
+    `maps` is deck (zh/02_detach, ...) -> deck_map of the built deck. Counts of decks not in
+    `maps` stay as they are."""
+
+    def slides(deck: str, first: int, last: int) -> int | None:
+        columns = maps.get(deck)
+        if columns is None:
+            return None
+        return sum(count for n, _, count in columns if first <= n <= last)
+
+    def fill_range(m: re.Match[str]) -> str:
+        first = int(m.group(2))
+        count = slides(m.group(1), first, int(m.group(3) or first))
+        return (
+            m.group(0)
+            if count is None
+            else m.group(0)[: m.start(5) - m.start(0)] + (f"{count}{m.group(6)}")
+        )
+
+    def fill_count(m: re.Match[str]) -> str:
+        count = slides(m.group(1), int(m.group(2)), int(m.group(2)))
+        return (
+            m.group(0)
+            if count is None
+            else m.group(0)[: m.start(4) - m.start(0)] + (f"{count}{m.group(5)}")
+        )
+
+    return _GUIDE_COUNT.sub(fill_count, _GUIDE_RANGE.sub(fill_range, text))
+
+
+def built_maps(out: Path) -> dict[str, list[tuple[int, str, int]]]:
+    """deck -> deck_map for every deck built under `out`."""
+    return {
+        p.relative_to(out).as_posix().removesuffix(".slides.html"): deck_map(
+            p.read_text(encoding="utf-8")
+        )
+        for p in out.rglob("*.slides.html")
+    }
+
+
+def update_guides(out: Path, check: bool = False) -> list[Path]:
+    """Write the decks' slide counts into docs/teaching.md and docs/zh/teaching.md; returns
+    the guides that were (with check: would be) changed."""
+    maps = built_maps(out)
+    changed = []
+    for guide in GUIDES.values():
+        text = guide.read_text(encoding="utf-8")
+        new = guide_with_maps(text, maps)
+        if new != text:
+            changed.append(guide)
+            if not check:
+                guide.write_text(new, encoding="utf-8")
+    return changed
+
+
 def count_notes(page: str) -> int:
     """How many slides carry speaker notes (an <aside class="notes"> with text)."""
     notes = re.findall(r'<aside class="notes">(.*?)</aside>', page, re.DOTALL)
@@ -252,11 +318,28 @@ def inline_cjk_pictures(page: str) -> str:
         svg = base64.b64decode(match.group(2)).decode("utf-8", "replace")
         if not _CJK.search(svg):
             return match.group(0)
-        svg = svg[svg.index("<svg") :]
+        svg = cjk_font_first(svg[svg.index("<svg") :])
         label = f'<svg role="img" aria-label="{match.group(1)}"'
         return svg.replace("<svg", label, 1)
 
     return _IMG_SVG.sub(inline, page)
+
+
+CJK_FAMILY = "Noto Sans SC"  # the deck's bundled font (FONT_PACKAGE)
+_TEXT_FONT = re.compile(r'(<text\b[^>]*?) font-family="([^"]*)"')
+
+
+def cjk_font_first(svg: str) -> str:
+    """Every <text> of an inline SVG set in the bundled CJK font first (an inline style, which
+    the deck's style sheet does not override): a browser picks the first family of the list
+    whose font is loaded, and without a system CJK font any other first choice draws the
+    Chinese as empty boxes even when the bundled font is loaded."""
+
+    def first(match: re.Match[str]) -> str:
+        rest = match.group(2).replace('"', "")
+        return f"{match.group(1)} style=\"font-family:'{CJK_FAMILY}',{rest}\""
+
+    return _TEXT_FONT.sub(first, svg)
 
 
 @functools.cache  # one exporter per folder depth: templates load once
@@ -503,9 +586,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stored", action="store_true", help="use the stored outputs (no run, default theme)"
     )
+    parser.add_argument(
+        "--guide",
+        action="store_true",
+        help="build nothing: write the slide counts of the decks in --out into the guides",
+    )
     args = parser.parse_args(argv)
     root = Path(args.notebooks).resolve()
     out = Path(args.out).resolve()
+    if args.guide:
+        for guide in update_guides(out):
+            print(f"updated {guide.relative_to(REPO)}")
+        return 0
     out.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     static = out / "_static"

@@ -7,20 +7,24 @@ every cell fits one slide. The rules, in order:
 - Off the slides: cells whose stored slide type is "skip" (scripts/slides_metadata.py: the
   set-up cell, the torch-comparison section, empty cells), and outputs only a widget can show.
 - A `#`/`##` heading starts a new column of slides, a `###` heading a new slide below it.
-- Prose: a markdown cell's first paragraph is on the slide, and so are the next ones while the
-  cell's text stays within TEXT_LINES lines; the rest goes into the speaker notes (the teacher
-  says it). A section whose heading is "Summary" (or "What you practised") goes into the notes
-  of the slide after it (its "Check yourself" questions stay on a slide).
-- Code is shown whole, wrapped at the slide's width, and appears on the next key press (a
-  fragment: the room predicts first). A text output longer than OUTPUT_LINES lines shows its
-  first lines on the slide and all of it in the notes.
-- A picture is shown at the size that makes its smallest label at least 24 px (see
-  slide_pictures.py): beside its code when there is room, else on a slide of its own; a
-  before/after too large for one slide becomes two (before, then after) and the legend a third.
-- The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code over
-  the "after" picture, with the step's text summary in the notes.
+- Prose stays on the slides, all of it (a slide too full goes on below, between paragraphs, list
+  items or table rows); sentences only a notebook needs ("run that cell", "Switch on *predict
+  first*") are left off, and the title slide's time is the session plan's. A section whose
+  heading is "Summary" (or "What you practised") goes, shortened, into the notes of the slide
+  after it (its "Check yourself" questions stay on a slide).
+- Code is shown at once, wrapped at the slide's width; its outputs appear on the next key press
+  (fragments: the room predicts first, the notes say what to ask and what to expect). A long
+  text output goes on over the next slides, cut between lines into even parts.
+- A picture is shown whole, as large as the room allows (a before/after laid out again for
+  16:9 by slide_pictures.for_slide). When its labels are then under 18 px, closer looks
+  follow, each whole on a slide of its own: before and after side by side without the legend
+  (or each alone) and the legend; a single graph band by band, cut between its ranks.
+- The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code as the
+  title over the step's whole frame, with the step's text summary in the notes.
+- A code slide that asks the room to predict never opens with an earlier output on it.
 - Anything that would push a slide past BUDGET_PX starts the next slide below it.
-- Speaker notes from docs/speaker_notes/ (by heading) come first in a slide's notes.
+- Speaker notes from docs/speaker_notes/ (by heading) come first in a slide's notes; a slide
+  they do not cover gets a short note of what to do with it.
 
 Heights are estimated from the sizes the deck's style sheet sets (docs/slides_template/); the
 browser test (tests/browser/test_classroom_in_browser.py) measures the real slides.
@@ -30,13 +34,25 @@ from __future__ import annotations
 
 import base64
 import copy
+import hashlib
 import html
 import math
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from scripts.slide_pictures import MAX_SCALE, PX_PER_PT, Picture, parse, parts, tiles, with_size
+from scripts.slide_pictures import (
+    MAX_SCALE,
+    MIN_TEXT_PX,
+    PX_PER_PT,
+    Picture,
+    for_slide,
+    panels,
+    parse,
+    parts,
+    tiles,
+    with_size,
+)
 from scripts.slides_metadata import skipped_cells
 
 # The slide, in CSS px (= screen px at 1280x720: the decks are laid out at that size, no margin).
@@ -50,8 +66,7 @@ CODE_PX, CODE_LINE = 24, 24 * 1.3
 HEADING = {1: (46, 20), 2: (40, 16), 3: (34, 14)}  # level -> (font px, space below)
 BLOCK_GAP = 14  # between two items on a slide
 CODE_PAD = 26  # padding and border around a code cell or an output
-TEXT_LINES = 8  # prose kept on a slide per markdown cell, in lines
-OUTPUT_LINES = 8  # a longer text output is cut on the slide (all of it in the notes)
+OUTPUT_LINES = 8  # a longer text output: its number of lines goes into the notes
 SUMMARY_HEADINGS = ("summary", "what you practised")
 TORCH_TAG = "torch-parity"
 
@@ -59,44 +74,63 @@ WORDS = {
     "en": {
         "said": "Say (from the notebook):",
         "output": "The whole output:",
-        "more": "… {n} more lines: in the notes",
         "step": "Step {n} of {total}",
         "summary": "Summary (from the notebook):",
         "picture": "{label}",
         "before": "before",
         "after": "after",
+        "zoom": "a band of the picture",
+        "pair": "before and after",
         "legend": "what the colours mean",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
         ),
         "ask_error": "Ask before the key press: does this run?\nExpect: no, `{answer}`",
-        "ask_before": "Ask: what will `{action}` change in this picture? Then the next slide.",
+        "ask_before": "Ask first: what will `{action}` change? Then compare the two halves.",
         "ask_after": "Point at what is drawn red or thick: that is what `{action}` changed.",
-        "tile": "The picture goes on over the next slide (cut between two rows of boxes).",
+        "whole": "The whole picture first: let the room find before, after and the legend.",
+        "detail": 'A closer look at the "{label}" part of the picture on the slide before.',
+        "continued": "The output goes on (same cell).",
+        "heading_note": "Introduce the section: {heading}. Ask what the room expects it to show.",
+        "text_note": "Read the slide with the room; ask one learner to say it in their own words.",
+        "code_note": "Read the code aloud, line by line, before going on.",
+        "output_note": "Let the room read the output; ask what surprised them.",
+        "picture_note": "Point at the picture: name each box and arrow before going on.",
+        "lines": "({n} lines on the slide.)",
         "deck_minutes": "[{minutes} min for this deck in the session plan, docs/teaching.md]",
         "column_minutes": "[about {minutes} min for this section]",
     },
     "zh": {
         "said": "要讲的内容（来自 notebook）：",
         "output": "完整输出：",
-        "more": "……还有 {n} 行，见演讲者备注",
         "step": "第 {n} 步，共 {total} 步",
         "summary": "小结（来自 notebook）：",
         "picture": "{label}",
         "before": "之前",
         "after": "之后",
+        "zoom": "图的一段",
+        "pair": "之前和之后",
         "legend": "颜色的含义",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
-        "ask_before": "提问：`{action}` 会让这张图的哪里发生变化？然后翻到下一张。",
+        "ask_before": "先提问：`{action}` 会改变什么？再对比图的两半。",
         "ask_after": "指出画成红色或粗线的地方：那就是 `{action}` 改变的东西。",
-        "tile": "这张图在下一张幻灯片上继续（在两行方框之间切开）。",
+        "whole": "先看整张图：请大家找出“之前”“之后”和图例。",
+        "detail": "放大看上一张幻灯片中图的“{label}”部分。",
+        "continued": "输出接着上一张（同一个单元格）。",
+        "heading_note": "介绍这一节：{heading}。先问大家预计会看到什么。",
+        "text_note": "和大家一起读这张幻灯片；请一位同学用自己的话复述。",
+        "code_note": "逐行把代码读出来，再往下讲。",
+        "output_note": "让大家读一读输出；问问哪里出乎意料。",
+        "picture_note": "指着图讲：先说出每个方框和箭头，再往下讲。",
+        "lines": "（幻灯片上共 {n} 行。）",
         "deck_minutes": "[课程安排（docs/zh/teaching.md）给这份幻灯片 {minutes} 分钟]",
         "column_minutes": "[这一节约 {minutes} 分钟]",
     },
 }
 
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+CJK_MARGIN = 1.3
 
 
 def source_text(cell: dict) -> str:
@@ -160,6 +194,39 @@ def markdown_blocks(text: str) -> list[str]:
     return merged
 
 
+# Sentences that only make sense in a notebook (a room does not run cells): left off the slides.
+NOTEBOOK_ONLY = re.compile(
+    r"[^.。!?！？\n]*(?:Switch on \*predict first\*|cell above|run that cell|run this cell"
+    r"|打开 \*predict first\*|上面的?单元格|运行那个单元格|运行这个单元格)"
+    r"[^.。!?！？\n]*[.。!?！？]\s*"
+)
+_TIME_LINE = re.compile(r"^\*(Time: about|用时：约) (\d+) (minutes\.|分钟。)(.*)\*$", re.MULTILINE)
+# A check cell's answer when nothing was filled in: an instruction for the notebook.
+NO_ANSWER = ("No answer yet", "还没有作答")
+
+
+def for_room(text: str, minutes: int = 0) -> str:
+    """Prose as a slide shows it: without notebook-only sentences, and with the session plan's
+    minutes in the title slide's "Time: about N minutes" (the guide's number, not the
+    notebook's self-study time)."""
+    text = NOTEBOOK_ONLY.sub("", text)
+    if minutes:
+        text = _TIME_LINE.sub(lambda m: f"*{m.group(1)} {minutes} {m.group(3)}{m.group(4)}*", text)
+    return text
+
+
+def split_list(block: str) -> list[str]:
+    """A long block cut before each top-level list item (a lead-in line stays with the first
+    item), so that a slide too full goes on below between two items; other blocks whole."""
+    pieces: list[list[str]] = [[]]
+    item = re.compile(r"^(?:[-*+]|\d+\.)\s")
+    for line in block.split("\n"):
+        if item.match(line) and any(item.match(x) for x in pieces[-1]):
+            pieces.append([])
+        pieces[-1].append(line)
+    return ["\n".join(piece) for piece in pieces]
+
+
 def is_table(block: str) -> bool:
     """Whether a markdown block is a table (every line starts with |)."""
     lines = block.strip().split("\n")
@@ -198,6 +265,9 @@ def split_table(block: str, budget: float) -> list[str]:
 
 def text_height(markdown: str) -> float:
     """Estimated height of a block of prose (or a table) on a slide."""
+    fence = re.match(r"^\s*```[^\n]*\n(.*?)\n\s*```\s*$", markdown, re.DOTALL)
+    if fence:  # a code block in the prose: set like code
+        return code_height(fence.group(1)) - BLOCK_GAP
     if is_table(markdown):
         lines = markdown.strip().split("\n")
         columns = len(table_cells(lines[0]))
@@ -206,7 +276,9 @@ def text_height(markdown: str) -> float:
     for line in plain(markdown).split("\n"):
         indent = 44 if re.match(r"^\s*(?:[-*+]|\d+\.)\s", line) else 0
         lines += wrapped_lines(line.strip(), TEXT_PX, CONTENT_WIDTH - indent)
-    return lines * TEXT_LINE
+    # Chinese mixed with inline code breaks lines earlier than the estimate (measured: 510 px
+    # estimated, 700 px drawn for a zh question list): a margin for it
+    return lines * TEXT_LINE * (CJK_MARGIN if CJK.search(markdown) else 1.0)
 
 
 _AFTER_TITLE = re.compile(r"<title>cluster_after</title>.*?<text\b[^>]*>([^<]*)</text>", re.DOTALL)
@@ -219,6 +291,52 @@ def after_action(svg: str) -> str:
         return ""
     title = html.unescape(match.group(1)).strip()
     return title.split(" ", 1)[1] if " " in title else ""
+
+
+def joined_streams(outputs: list[dict]) -> list[dict]:
+    """Outputs with consecutive prints to the same stream joined into one (as shown)."""
+    out: list[dict] = []
+    for output in outputs:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and output.get("output_type") == "stream"
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            out[-1] = {**last, "text": stream_text(last) + stream_text(output)}
+        else:
+            out.append(output)
+    return out
+
+
+def picture_id(svg: str) -> str:
+    """A short name for one output picture, the same on every slide that shows it or a part."""
+    return hashlib.sha1(svg.encode("utf-8")).hexdigest()[:12]
+
+
+def readable(picture: Picture, width_px: float, height_px: float) -> bool:
+    """Whether the picture, scaled to fit the box, has labels of at least MIN_TEXT_PX."""
+    fit = min(width_px / (picture.width * PX_PER_PT), height_px / (picture.height * PX_PER_PT))
+    return picture.smallest_font * PX_PER_PT * min(fit, MAX_SCALE) >= MIN_TEXT_PX - 0.05
+
+
+_SVG_TITLE = re.compile(r"<title>[^<]*</title>\s*")
+
+
+def without_titles(svg: str) -> str:
+    """The SVG without Graphviz's <title> elements: a browser shows them as tooltips, and
+    they hold internal ids ("%3", "cluster_before", "after_F0")."""
+    return _SVG_TITLE.sub("", svg)
+
+
+def tagged(svg: str, ident: str, part: str, overview: bool) -> str:
+    """The SVG's root marked with the picture it is (data-course-picture), the part shown
+    (data-course-part) and, when its labels are under MIN_TEXT_PX, data-course-overview."""
+    extra = f' data-course-picture="{ident}" data-course-part="{part}"'
+    if overview:
+        extra += ' data-course-overview="true"'
+    return re.sub(r"<svg\b", "<svg" + extra, svg, count=1)
 
 
 def code_height(source: str) -> float:
@@ -268,8 +386,10 @@ class Item:
     heading: str = ""
     picture: Picture | None = None
     own_slide: bool = False  # a picture part or a step: a slide of its own
-    scale: float | None = None  # a picture shown at this scale (the tiles of one picture)
     notes: list[str] = field(default_factory=list)
+    ident: str = ""  # a picture: which output it is (the same for the whole and its parts)
+    part: str = ""  # a picture: "whole", or the part shown ("before", "after", "legend")
+    step: bool = False  # a stepper's frame: under its step's title, on that slide
 
 
 @dataclass
@@ -327,7 +447,8 @@ def png_size(data: str) -> tuple[int, int]:
 class Layout:
     """Turns the cells of one executed notebook into slides (see the module docstring)."""
 
-    def __init__(self, language: str, notes: dict[str, str]) -> None:
+    def __init__(self, language: str, notes: dict[str, str], minutes: int = 0) -> None:
+        self.minutes = minutes  # the session plan's minutes for the deck (0: unknown)
         self.words = WORDS["zh" if language.startswith("zh") else "en"]
         self.notes = dict(notes)  # heading text -> speaker notes; used ones are removed
         self.slides: list[Slide] = []
@@ -366,52 +487,38 @@ class Layout:
         elif self.in_summary:
             self.pending_notes.append(text)
             return []
-        kept: list[str] = []
-        said: list[str] = []
-        lines_used = 0.0
-        for block in markdown_blocks(text):
-            height = text_height(block)
-            if said or (kept and lines_used + height > TEXT_LINES * TEXT_LINE):
-                said.append(block)
+        # All of the prose stays on the slides (a slide too full goes on below, at a block):
+        # what a slide says is not moved into the notes.
+        for block in markdown_blocks(for_room(text, self.minutes)):
+            if is_table(block):
+                pieces = split_table(block, BUDGET_PX - 80)
+            elif text_height(block) > BUDGET_PX / 2:
+                pieces = split_list(block)
             else:
-                kept.append(block)
-                lines_used += height
-        for block in kept:
-            pieces = split_table(block, BUDGET_PX - 80) if is_table(block) else [block]
+                pieces = [block]
             for piece in pieces:
                 items.append(Item(markdown_cell(piece), text_height(piece) + BLOCK_GAP, "text"))
-        if said:
-            note = f"{self.words['said']}\n\n" + "\n\n".join(said)
-            (items[-1] if items else self._last_item()).notes.append(note)
         return items
 
-    def _last_item(self) -> Item:
-        """The item placed last (for notes of prose that has no item of its own)."""
-        for slide in reversed(self.slides):
-            if slide.items:
-                return slide.items[-1]
-        dummy = Item(markdown_cell(""), 0, "text")
-        return dummy
-
     def items_of_code(self, cell: dict) -> list[Item]:
-        """The code with its text outputs, then one item per picture (or picture part)."""
+        """The code (shown at once), then its outputs: text and pictures appear on the next key
+        press (fragments), so the room can predict first. A long text output goes on over the
+        next slides, cut between lines; nothing of it is moved into the notes."""
         source = source_text(cell).rstrip("\n")
-        text_outputs: list[dict] = []
-        pictures: list[Item] = []
-        notes: list[str] = []
-        for output in cell.get("outputs", []):
+        outputs: list[Item] = []
+        for output in joined_streams(cell.get("outputs", [])):
             data = output.get("data", {})
             if "application/vnd.course.frames+json" in data:
                 frames = data["application/vnd.course.frames+json"]["frames"]
-                pictures += self.items_of_frames(frames)
+                outputs += self.items_of_frames(frames)
             elif "image/svg+xml" in data:
                 svg = data["image/svg+xml"]
                 svg = "".join(svg) if isinstance(svg, list) else svg
-                pictures += self.items_of_svg(svg)
+                outputs += self.items_of_svg(svg)
             elif "image/png" in data:
-                pictures.append(self.item_of_png(output))
+                outputs.append(self.item_of_png(output))
             elif "text/html" in data and "text/plain" not in data:
-                text_outputs.append(output)
+                outputs.append(self.output_item(output))
             elif output.get("output_type") in ("stream", "execute_result", "display_data"):
                 if not (set(data) - {"text/plain", "application/vnd.jupyter.widget-view+json"}):
                     if (
@@ -419,27 +526,57 @@ class Layout:
                         and not stream_text(output).strip()
                     ):
                         continue
-                text_outputs.append(self.cut_output(output, notes))
+                if stream_text(output).lstrip().startswith(NO_ANSWER):
+                    continue  # "fill in the cell above": for the notebook, not the room
+                outputs += self.output_items(output)
             elif output.get("output_type") == "error":
-                text_outputs.append(output)
-        outputs_height = sum(self.output_height(o) for o in text_outputs)
+                outputs.append(self.output_item(output))
         chunks = split_code(source, BUDGET_PX - 70) if source else []
         items = []
-        for number, chunk in enumerate(chunks):
+        for chunk in chunks:
             code = dict(copy.deepcopy(cell), source=chunk, outputs=[])
             code["metadata"] = {k: v for k, v in cell.get("metadata", {}).items() if k == "tags"}
-            height = code_height(chunk)
-            last = number == len(chunks) - 1
-            if last and height + outputs_height <= BUDGET_PX - 70:
-                code["outputs"] = text_outputs
-                height += outputs_height
-                text_outputs = []
-            items.append(Item(code, height, "code", notes=notes if last else []))
-        if text_outputs:  # too tall to share a slide with its code: right after it
-            items.append(Item(output_cell(text_outputs), outputs_height + BLOCK_GAP, "code"))
+            items.append(Item(code, code_height(chunk), "code"))
         if items:
-            items[-1].notes = self.predict_notes(cell) + notes
-        return items + pictures
+            items[-1].notes = self.predict_notes(cell)
+        elif outputs:
+            outputs[0].notes = self.predict_notes(cell) + outputs[0].notes
+        return items + outputs
+
+    def output_item(self, output: dict) -> Item:
+        """One output (text, HTML or error) with no code: a fragment on the slide."""
+        return Item(output_cell([output]), self.output_height(output) + BLOCK_GAP, "output")
+
+    def output_items(self, output: dict) -> list[Item]:
+        """A text output as items that each fit a slide, cut between lines."""
+        text = stream_text(output).rstrip("\n")
+        lines = text.split("\n")
+        width = CONTENT_WIDTH - CODE_PAD
+        budget = BUDGET_PX - 90
+        total = wrapped_lines(text, CODE_PX, width, mono=True) * CODE_LINE
+        if total > budget:  # as many slides as needed, filled evenly (no one-line leftover)
+            budget = total / math.ceil(total / budget) + CODE_LINE
+        pieces: list[list[str]] = [[]]
+        for line in lines:
+            trial = "\n".join([*pieces[-1], line])
+            if pieces[-1] and wrapped_lines(trial, CODE_PX, width, mono=True) * CODE_LINE > budget:
+                pieces.append([])
+            pieces[-1].append(line)
+        items = []
+        for number, piece in enumerate(pieces):
+            chunk = "\n".join(piece) + "\n"
+            if output.get("output_type") == "stream":
+                part = {**output, "text": chunk}
+            else:
+                part = {**output, "data": {"text/plain": chunk}}
+            item = self.output_item(part)
+            if number:
+                item.own_slide = True
+                item.notes.append(self.words["continued"])
+            items.append(item)
+        if len(lines) > OUTPUT_LINES:
+            items[0].notes.append(self.words["lines"].format(n=len(lines)))
+        return items
 
     def predict_notes(self, cell: dict) -> list[str]:
         """The question a code slide asks the room, and the answer its output gives."""
@@ -447,30 +584,15 @@ class Layout:
             if output.get("output_type") == "error":
                 first = re.split(r"(?<=[.!?])\s", str(output.get("evalue", "")), maxsplit=1)[0]
                 return [self.words["ask_error"].format(answer=f"{output.get('ename')}: {first}")]
-        texts = [stream_text(o) for o in cell.get("outputs", []) if stream_text(o).strip()]
+        texts = [
+            stream_text(o)
+            for o in cell.get("outputs", [])
+            if stream_text(o).strip() and not stream_text(o).lstrip().startswith(NO_ANSWER)
+        ]
         if texts:
             answer = "\n".join("\n".join(texts).strip().split("\n")[:4])
             return [self.words["ask_output"].format(answer=answer)]
         return []
-
-    def cut_output(self, output: dict, notes: list[str]) -> dict:
-        """A text output of at most OUTPUT_LINES screen lines; all of it goes into `notes`."""
-        text = stream_text(output)
-        lines = text.rstrip("\n").split("\n")
-        width = CONTENT_WIDTH - CODE_PAD
-        if wrapped_lines("\n".join(lines), CODE_PX, width, mono=True) <= OUTPUT_LINES:
-            return output
-        kept: list[str] = []
-        for line in lines:
-            if wrapped_lines("\n".join([*kept, line]), CODE_PX, width, mono=True) >= OUTPUT_LINES:
-                break
-            kept.append(line)
-        more = self.words["more"].format(n=len(lines) - len(kept))
-        notes.append(f"{self.words['output']}\n\n```\n{text.rstrip()}\n```")
-        short = "\n".join(kept) + f"\n{more}\n"
-        if output.get("output_type") == "stream":
-            return {**output, "text": short}
-        return {**output, "data": {"text/plain": short}}
 
     def output_height(self, output: dict) -> float:
         """Estimated height of one text output (an error shows its name and message)."""
@@ -485,53 +607,57 @@ class Layout:
         return lines * CODE_LINE + CODE_PAD
 
     def items_of_svg(self, svg: str) -> list[Item]:
-        """A picture, or its parts when it is too large for a slide with readable labels.
-
-        A before/after becomes before, after and legend; a part (or a picture) still too
-        large is cut into tiles between its ranks (slide_pictures.tiles).
-        """
+        """A picture, whole on one slide (a comparison laid out again for 16:9, see
+        slide_pictures.for_slide); when its labels are then under MIN_TEXT_PX, each part of it
+        (before, after, legend) follows whole on a slide of its own, as a closer look."""
         picture = parse(svg)
         if picture is None:
             return []
-        if picture.fits(CONTENT_WIDTH, BUDGET_PX):
-            return [self.picture_item(picture, False)]
-        pieces = parts(picture) or [picture]
+        ident = picture_id(svg)
         action = after_action(svg)
-        items = []
+        whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        item = self.picture_item(whole, ident, "whole")
+        if whole.fits(CONTENT_WIDTH, BUDGET_PX):
+            return [item]
+        item.own_slide = True
+        if action:
+            item.notes.append(self.words["ask_before"].format(action=action))
+        if readable(whole, CONTENT_WIDTH, PICTURE_PX):
+            if action:
+                item.notes.append(self.words["ask_after"].format(action=action))
+            return [item]
+        item.notes.append(self.words["whole"] if parts(picture) else self.words["picture_note"])
+        items = [item]
+        has_legend = "legend" in panels(picture)
+        pieces = parts(picture)
+        pair = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+        if has_legend and readable(pair, CONTENT_WIDTH, PICTURE_PX):
+            # before and after side by side without the legend, then the legend
+            pieces = [replace(pair, label="pair"), *(p for p in pieces if p.label == "legend")]
+        if not pieces:  # one graph: zoom in on it, band by band (cut between its ranks)
+            bands = tiles(picture, CONTENT_WIDTH, PICTURE_PX)
+            pieces = [replace(t, label=f"detail-{n}") for n, t in enumerate(bands, start=1)]
         for piece in pieces:
-            pieces_items = self.tile_items(piece, PICTURE_PX, own_slide=True)
-            for number, item in enumerate(pieces_items, start=1):
-                if number < len(pieces_items):
-                    item.notes.append(self.words["tile"])
-                elif piece.label == "before" and action:
-                    item.notes.append(self.words["ask_before"].format(action=action))
-                elif piece.label == "after" and action:
-                    item.notes.append(self.words["ask_after"].format(action=action))
-                items.append(item)
+            if piece.label == "legend" and not has_legend:
+                continue  # only empty space beside the two boxes
+            detail = self.picture_item(piece, ident, piece.label)
+            detail.own_slide = True
+            zoom = piece.label.startswith("detail")
+            label = self.words["zoom" if zoom else piece.label]
+            detail.notes.append(self.words["detail"].format(label=label))
+            if piece.label in ("after", "pair") and action:
+                detail.notes.append(self.words["ask_after"].format(action=action))
+            items.append(detail)
         return items
 
-    def tile_items(self, picture: Picture, height: float, own_slide: bool) -> list[Item]:
-        """A picture as slide-sized tiles (one, when it fits), all shown at one scale."""
-        pieces = tiles(picture, CONTENT_WIDTH, height)
-        # One scale for every tile of a picture, so that they join up when panning.
-        shared = min(
-            min(CONTENT_WIDTH / (t.width * PX_PER_PT), height / (t.height * PX_PER_PT))
-            for t in pieces
-        )
-        shared = max(min(shared, MAX_SCALE), picture.scale_for_text())
-        items = []
-        for number, tile in enumerate(pieces):
-            item = self.picture_item(tile, own_slide or number > 0)
-            item.scale = shared
-            item.height = tile.size_at(shared)[1] + BLOCK_GAP
-            items.append(item)
-        return items
-
-    def picture_item(self, picture: Picture, own_slide: bool) -> Item:
-        """An item for one picture, planned at the size its labels need."""
+    def picture_item(self, picture: Picture, ident: str = "", part: str = "whole") -> Item:
+        """An item for one picture, planned at the size its labels need (or the slide's)."""
         _, height = picture.size_at(picture.scale_for_text())
+        height = min(height, PICTURE_PX)
         cell = output_cell([svg_output(picture.svg)])
-        return Item(cell, height + BLOCK_GAP, "picture", picture=picture, own_slide=own_slide)
+        item = Item(cell, height + BLOCK_GAP, "picture", picture=picture)
+        item.ident, item.part = ident, part
+        return item
 
     def item_of_png(self, output: dict) -> Item:
         """A PNG picture (a matplotlib plot), shown at most as large as the slide allows."""
@@ -545,22 +671,31 @@ class Layout:
         return Item(output_cell([out]), height * scale + BLOCK_GAP, "picture")
 
     def items_of_frames(self, frames: list[dict]) -> list[Item]:
-        """One slide per step of a stepper: the step's code, its "after" picture, notes."""
+        """One slide per step of a stepper: the step's code as the slide's title, the step's
+        whole frame (before and after) under it, and the step's text summary in the notes."""
         items: list[Item] = []
         for number, frame in enumerate(frames, start=1):
-            title = self.words["step"].format(n=number, total=len(frames))
-            label = f"**{title}:** `{frame['label']}`"
+            step = self.words["step"].format(n=number, total=len(frames))
+            title = f"### `{frame['label']}`"
             head = Item(
-                markdown_cell(label), text_height(label) + BLOCK_GAP, "text", own_slide=True
+                markdown_cell(title),
+                HEADING[3][0] * 1.2 + HEADING[3][1],
+                "text",
+                own_slide=True,
             )
-            head.notes.append(f"```\n{frame['summary'].rstrip()}\n```")
+            summary = frame["summary"].rstrip().split("\n")
+            short = "\n".join(summary[:6])
+            head.notes.append(f"{step}.\n\n```\n{short}\n```")
             items.append(head)
             picture = parse(frame["svg"])
             if picture is None:
                 continue
-            pieces = parts(picture)
-            after = next((p for p in pieces if p.label == "after"), picture)
-            items += self.tile_items(after, PICTURE_PX - head.height, own_slide=False)
+            room = PICTURE_PX - head.height - BLOCK_GAP
+            whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, room / PX_PER_PT)
+            item = self.picture_item(whole, picture_id(frame["svg"]), "step")
+            item.height = min(item.height, room)
+            item.step = True
+            items.append(item)
         return items
 
     # ---- placing items on slides -------------------------------------------------------------
@@ -571,7 +706,7 @@ class Layout:
             kind = "slide"
         slide = Slide(kind, heading=heading)
         if self.pending_notes:
-            slide.notes.append(f"{self.words['summary']}\n\n" + "\n\n".join(self.pending_notes))
+            slide.notes.append(f"{self.words['summary']} " + short_summary(self.pending_notes))
             self.pending_notes = []
         self.slides.append(slide)
         return slide
@@ -593,26 +728,56 @@ class Layout:
             current = self.new_slide("subslide", item.heading)
         elif current is None:
             current = self.new_slide("slide")
+        elif item.step:
+            pass  # a stepper's frame stays under its step's title
         elif item.own_slide and current.items:
             only_heading = all(i.kind == "heading" for i in current.items)
             if not only_heading or current.used + item.height > BUDGET_PX:
                 current = self.new_slide("subslide", current.heading)
         elif current.used + item.height > self.limit(current, item) and current.items:
             current = self.new_slide("subslide", current.heading)
-        if item.picture is not None and item.scale is not None:
-            width, height = item.picture.size_at(item.scale)
-            item.cell = output_cell([svg_output(with_size(item.picture.svg, width, height))])
-            item.height = height + BLOCK_GAP
-        elif item.picture is not None:
+        elif item.picture is not None and current.items:
             room = max(self.limit(current, item) - current.used, 0)
-            svg, _, height = item.picture.sized(CONTENT_WIDTH, room)
-            item.cell = output_cell([svg_output(svg)])
-            item.height = height + BLOCK_GAP
+            if not readable(item.picture, CONTENT_WIDTH, room):
+                current = self.new_slide("subslide", current.heading)
+        if item.picture is not None:
+            room = max(PICTURE_PX - current.used - BLOCK_GAP, 0) if item.step else None
+            if room is None:
+                room = max(self.limit(current, item) - current.used, 0)
+            picture = item.picture
+            fit = min(
+                CONTENT_WIDTH / (picture.width * PX_PER_PT),
+                room / (picture.height * PX_PER_PT),
+                MAX_SCALE,
+            )
+            width, height = picture.size_at(fit)
+            svg = without_titles(with_size(picture.svg, width, height))
+            overview = not readable(picture, CONTENT_WIDTH, room)
+            item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, overview))])
+            item.height = math.ceil(height) + BLOCK_GAP
         current.items.append(item)
         current.used += item.height
         if item.kind == "heading" and item.heading in self.notes:
             current.notes.insert(0, self.notes.pop(item.heading))
         current.notes += item.notes
+
+    def keep_together(self, items: list[Item]) -> None:
+        """A code cell and its first text output on one slide: when both do not fit under what
+        the current slide holds, the code starts the next slide (else the output would open
+        the next slide, visible before the room is asked to predict it)."""
+        current = self.slides[-1] if self.slides else None
+        if current is None or not current.items or not items or items[0].kind != "code":
+            return
+        asks = any(i.kind == "code" and i.notes for i in items)
+        if asks and current.items[0].kind in ("output", "picture"):
+            # this code asks the room to predict: not under an output seen on arrival
+            items[0].own_slide = True
+            return
+        if len(items) < 2 or items[1].kind != "output":
+            return
+        together = items[0].height + items[1].height
+        if current.used + together > BUDGET_PX and together <= BUDGET_PX - current_heading(current):
+            items[0].own_slide = True
 
     def add_minutes(self, minutes: int) -> None:
         """The session plan's minutes for the deck on its first slide, shared out over its
@@ -629,21 +794,36 @@ class Layout:
         if self.slides:
             self.slides[0].notes.insert(0, self.words["deck_minutes"].format(minutes=minutes))
 
+    def default_note(self, slide: Slide) -> str:
+        """A short note for a slide the notes files and the notebook say nothing about."""
+        kinds = [i.kind for i in slide.items]
+        if "picture" in kinds:
+            return self.words["picture_note"]
+        if "output" in kinds:
+            return self.words["output_note"]
+        if "code" in kinds:
+            return self.words["code_note"]
+        if kinds and kinds[0] == "heading" and len(kinds) == 1:
+            return self.words["heading_note"].format(heading=slide.items[0].heading)
+        return self.words["text_note"]
+
     def cells(self) -> list[dict]:
         """The deck as notebook cells with slide types for nbconvert."""
         if self.pending_notes and self.slides:
             self.slides[-1].notes.append(
-                f"{self.words['summary']}\n\n" + "\n\n".join(self.pending_notes)
+                f"{self.words['summary']} " + short_summary(self.pending_notes)
             )
             self.pending_notes = []
         out: list[dict] = []
         for slide in self.slides:
+            if not any(n.strip() for n in slide.notes):
+                slide.notes.append(self.default_note(slide))
             for index, item in enumerate(slide.items):
                 cell = item.cell
                 if index == 0:
                     kind = slide.kind
-                elif item.kind in ("code", "picture") and cell.get("cell_type") == "code":
-                    kind = "fragment"
+                elif item.kind in ("output", "picture") and cell.get("cell_type") == "code":
+                    kind = "fragment"  # an output appears on a key press: predict first
                 else:
                     kind = "-"
                 cell.setdefault("metadata", {})["slideshow"] = {"slide_type": kind}
@@ -653,6 +833,32 @@ class Layout:
                 notes["metadata"] = {"slideshow": {"slide_type": "notes"}}
                 out.append(notes)
         return out
+
+
+NOTE_CHARS = 320  # a summary in the notes: about three lines of a speaker view
+
+
+def short_summary(parts: list[str]) -> str:
+    """A notebook's summary section for the notes: its prose without tables or headings, cut
+    at a sentence end after at most NOTE_CHARS characters (the room has the notebook)."""
+    lines = [
+        line.strip()
+        for part in parts
+        for line in part.split("\n")
+        if line.strip()
+        and not line.lstrip().startswith(("|", "#"))
+        and not re.fullmatch(r"\*\*[^*]+\*\*", line.strip())
+    ]
+    text = re.sub(r"\s+", " ", " ".join(lines)).strip()
+    if len(text) <= NOTE_CHARS:
+        return text
+    ends = [m.end() for m in re.finditer(r"[.!?。！？](?=\s|$)", text[:NOTE_CHARS])]
+    return text[: ends[-1]] if ends else text[:NOTE_CHARS].rstrip() + "…"
+
+
+def current_heading(slide: Slide) -> float:
+    """The height of the headings at the top of a slide (they stay when code moves on)."""
+    return sum(i.height for i in slide.items if i.kind == "heading")
 
 
 def split_at_headings(cell: dict) -> list[dict]:
@@ -684,7 +890,7 @@ def lay_out(
     `english` is the English notebook of a Chinese one (for the same cells' English headings,
     by cell id), or None; `minutes` the time the session plan gives the deck (0: unknown).
     """
-    layout = Layout(language, notes)
+    layout = Layout(language, notes, minutes)
     english_headings: dict[str, str] = {}
     for cell in (english or nb)["cells"]:
         for part in split_at_headings(cell):
@@ -700,6 +906,7 @@ def lay_out(
             items = layout.items_of_markdown(cell, english_headings.get(cell.get("id", "")))
         elif cell.get("cell_type") == "code":
             items = [] if layout.in_summary else layout.items_of_code(cell)
+            layout.keep_together(items)
         else:
             items = []
         for item in items:

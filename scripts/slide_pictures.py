@@ -1,23 +1,22 @@
-"""Graph pictures for a 1280x720 slide: how big to show them, and how to cut them into parts.
+"""Graph pictures for a 1280x720 slide: how big to show them, how to lay them out, their parts.
 
 A picture drawn by minigrad.viz is Graphviz SVG whose sizes are in points (1 pt = 4/3 px). On a
-slide its smallest label must be at least MIN_TEXT_PX screen pixels, so a picture is shown at
-scale >= MIN_TEXT_PX / (smallest label in px). When that makes it larger than the room left on
-the slide, it gets a slide of its own; when it is still too large, a before/after comparison is
-cut into its parts (the "before" box, the "after" box and the legend under them), each shown on
-a slide of its own at the same scale, so the room sees the change by going from one to the next.
-
-Only the picture's frame (its viewBox) changes: the drawing itself is never edited.
+slide its labels should be at least MIN_TEXT_PX screen pixels. A before/after comparison is laid
+out again for a 16:9 slide (for_slide: its "before", "after" and legend panels side by side or
+stacked, whichever shows largest); each panel keeps exactly what Graphviz drew, only moved.
+When even that leaves labels too small, the layout (slide_layout.py) follows the whole picture
+with its parts (parts: before, after, legend) or, for a single graph, bands cut between its
+ranks (tiles), each on a slide of its own.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PX_PER_PT = 4 / 3
-MIN_TEXT_PX = 24.0
+MIN_TEXT_PX = 18.0
 MAX_SCALE = 2.0  # a small picture is not blown up past twice its size
 PAD = 6.0  # points kept around a part that is cut out
 MIN_OVERLAP = 160.0  # points two side-by-side windows of a wide picture share
@@ -198,12 +197,14 @@ def _cuts(extent: float, budget: float, busy: list[Band]) -> list[Band]:
     start = 0.0
     while extent - start > budget:
         limit = start + budget
+        # as many bands as the rest needs, of even height: no thin leftover band
+        target = start + (extent - start) / math.ceil((extent - start) / budget)
         free = [
             hi
             for hi in sorted({b for _, b in busy} | {start})
-            if start < hi <= limit and not any(a < hi < b for a, b in busy)
+            if start + budget / 3 < hi <= limit and not any(a < hi < b for a, b in busy)
         ]
-        cut = max(free) if free and max(free) > start + budget / 3 else limit
+        cut = min(free, key=lambda hi: abs(hi - target)) if free else limit
         bands.append((start, cut))
         start = cut
     bands.append((start, extent))
@@ -251,3 +252,175 @@ def tiles(picture: Picture, width_px: float, height_px: float) -> list[Picture]:
             size = (right - left, bottom - top)
             out.append(Picture(svg, *size, picture.smallest_font, label.strip()))
     return out
+
+
+# ---- a comparison laid out again for a 16:9 slide -----------------------------------------------
+
+_GRAPH_OPEN = re.compile(
+    r'<g id="graph0" class="graph" transform="[^"]*">\s*(?:<title>[^<]*</title>)?'
+)
+_TAG = re.compile(r"<(/?)(\w+)\b[^>]*?(/?)>")
+_ITEM_TITLE = re.compile(r"<title>([^<]*)</title>")
+_CJK_CHAR = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+PANEL_GAP = 18.0  # points between two panels of a comparison laid out again
+
+
+def _elements(body: str) -> list[str]:
+    """The top-level elements of an SVG fragment, each with everything inside it."""
+    out = []
+    depth = 0
+    start = 0
+    for tag in _TAG.finditer(body):
+        closing, self_closing = tag.group(1) == "/", tag.group(3) == "/"
+        if depth == 0 and not closing:
+            start = tag.start()
+        if closing:
+            depth -= 1
+        elif not self_closing:
+            depth += 1
+        if depth == 0:
+            out.append(body[start : tag.end()] + "\n")
+    return out
+
+
+def _element_box(element: str) -> tuple[float, float, float, float] | None:
+    """(x0, y0, x1, y1) of one Graphviz element in graph coordinates (text widths estimated)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for points in _SHAPE_POINTS.findall(element):
+        numbers = [float(v) for v in _NUMBER.findall(points)]
+        xs += numbers[0::2]
+        ys += numbers[1::2]
+    for cx, cy, rx, ry in _ELLIPSE.findall(element):
+        xs += [float(cx) - float(rx), float(cx) + float(rx)]
+        ys += [float(cy) - float(ry), float(cy) + float(ry)]
+    for text in re.finditer(r"<text\b([^>]*)>([^<]*)</text>", element):
+        attrs, body = text.groups()
+        at = _TEXT_AT.search("<text" + attrs)
+        size = _FONT.search(attrs)
+        if at is None:
+            continue
+        x, y = float(at.group(1)), float(at.group(2))
+        px = float(size.group(1)) if size else 14.0
+        body = body.replace("&#45;", "-").replace("&#39;", "'").replace("&amp;", "&")
+        width = (len(_CJK_CHAR.findall(body)) + 0.6 * len(_CJK_CHAR.sub("", body))) * px
+        anchor = re.search(r'text-anchor="(\w+)"', attrs)
+        left = {"middle": x - width / 2, "end": x - width}.get(anchor.group(1) if anchor else "", x)
+        xs += [left, left + width]
+        ys += [y - px, y + px * 0.3]
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _union(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def panels(picture: Picture) -> dict[str, tuple[list[str], tuple[float, float, float, float]]]:
+    """The elements of a viz comparison by panel ("before", "after", "legend") with each
+    panel's box in graph coordinates; {} when the picture is not a comparison."""
+    opening = _GRAPH_OPEN.search(picture.svg)
+    end = picture.svg.rfind("</g>")
+    if opening is None or end < opening.end():
+        return {}
+    body = picture.svg[opening.end() : end]
+    found: dict[str, list[str]] = {"before": [], "after": [], "legend": []}
+    boxes: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in found}
+    first = True
+    for element in _elements(body):
+        if first and element.startswith("<polygon") and 'fill="white"' in element:
+            first = False
+            continue  # the background: drawn again for the new size
+        first = False
+        title = _ITEM_TITLE.search(element)
+        name = html_unescape(title.group(1)) if title and element.startswith("<g") else ""
+        name = name.removeprefix("cluster_")
+        panel = next((p for p in ("before", "after") if name.startswith(p)), "legend")
+        found[panel].append(element)
+        box = _element_box(element)
+        if box is not None:
+            boxes[panel].append(box)
+    if not found["before"] or not found["after"]:
+        return {}
+    return {k: (found[k], _union(boxes[k])) for k in found if found[k] and boxes[k]}
+
+
+def html_unescape(text: str) -> str:
+    """Graphviz's escapes in a <title> (&#45; for -, &gt; ...) undone."""
+    import html
+
+    return html.unescape(text)
+
+
+def _arrangements(sizes: dict[str, tuple[float, float]]) -> list[dict[str, tuple[float, float]]]:
+    """Candidate positions (top-left, points) of the panels: side by side, stacked, with the
+    legend beside or under them."""
+    bw, bh = sizes["before"]
+    aw, ah = sizes["after"]
+    g = PANEL_GAP
+    pairs = {
+        "row": ({"before": (0.0, 0.0), "after": (bw + g, 0.0)}, bw + g + aw, max(bh, ah)),
+        "column": ({"before": (0.0, 0.0), "after": (0.0, bh + g)}, max(bw, aw), bh + g + ah),
+    }
+    out = []
+    for places, width, height in pairs.values():
+        if "legend" not in sizes:
+            out.append(places)
+            continue
+        lw, lh = sizes["legend"]
+        out.append({**places, "legend": (width + g, 0.0)})
+        out.append({**places, "legend": (0.0, height + g)})
+    return out
+
+
+def for_slide(picture: Picture, width_px: float, height_px: float, legend: bool = True) -> Picture:
+    """A comparison laid out again (before/after side by side or stacked, the legend beside or
+    under them) so that it shows largest in a width_px x height_px slide; any other picture
+    as it is. Only where panels go changes: each panel is drawn exactly as Graphviz drew it.
+    With legend=False the legend is left out (the before/after pair alone)."""
+    found = panels(picture)
+    if not found:
+        return picture
+    if not legend and "legend" in found:
+        found.pop("legend")
+        picture = replace(picture, width=float("inf"))  # never kept as it was
+    sizes = {k: (b[2] - b[0], b[3] - b[1]) for k, (_, b) in found.items()}
+    best: tuple[float, dict[str, tuple[float, float]], float, float] | None = None
+    for places in _arrangements(sizes):
+        width = max(places[k][0] + sizes[k][0] for k in places)
+        height = max(places[k][1] + sizes[k][1] for k in places)
+        scale = min(width_px / (width + 2 * PAD), height_px / (height + 2 * PAD))
+        if best is None or scale > best[0] + 1e-9:
+            best = (scale, places, width, height)
+    own = min(width_px / picture.width, height_px / picture.height)
+    assert best is not None
+    if best[0] <= own + 1e-9:
+        return picture  # as Graphviz laid it out is as good
+    _, places, width, height = best
+    parts_svg = []
+    for key, (elements, box) in found.items():
+        dx, dy = places[key][0] - box[0], places[key][1] - box[1]
+        parts_svg.append(
+            f'<g class="course-panel" transform="translate({dx:.2f} {dy:.2f})">\n'
+            + "".join(elements)
+            + "</g>\n"
+        )
+    total_w, total_h = width + 2 * PAD, height + 2 * PAD
+    inner = _TRANSLATE.search(picture.svg)
+    scale = float(inner.group(1)) if inner else 1.0
+    graph = (
+        f'<g id="graph0" class="graph" transform="scale({scale} {scale}) rotate(0)'
+        f' translate({PAD:.2f} {PAD:.2f})">\n'
+        f'<polygon fill="white" stroke="transparent" points="{-PAD},{-PAD} {-PAD},{height + PAD}'
+        f' {width + PAD},{height + PAD} {width + PAD},{-PAD}"/>\n' + "".join(parts_svg) + "</g>\n"
+    )
+    head = picture.svg[: _SVG_TAG.search(picture.svg).end()]
+    svg = head + "\n" + graph + "</svg>\n"
+    svg = _with_viewbox(svg, 0.0, 0.0, total_w * scale, total_h * scale)
+    return Picture(svg, total_w * scale, total_h * scale, picture.smallest_font, picture.label)

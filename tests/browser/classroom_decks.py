@@ -30,7 +30,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 PROBE_JS = HERE / "deck_probe.js"
 PROJECTOR = {"width": 1280, "height": 720}
-SMALLEST_PX = 24.0  # no text on a slide under this, pictures included
+SMALLEST_PX = 24.0  # no text on a slide under this
+SMALLEST_PICTURE_PX = 18.0  # no label in a picture under this (but see "overview" below)
 NOTES_SHARE = 0.6  # at least this share of slides carry speaker notes
 
 
@@ -64,6 +65,7 @@ class DeckReport:
     lang: str
     slides: list[dict[str, Any]]
     requests: list[str] = field(default_factory=list)
+    glyphs: dict[str, Any] = field(default_factory=dict)  # zh decks: deckProbe.cjkGlyphs()
 
     @property
     def tall(self) -> list[dict[str, Any]]:
@@ -97,8 +99,74 @@ class DeckReport:
 
     def small(self) -> list[dict[str, Any]]:
         """Slides with text or picture text under SMALLEST_PX."""
-        limit = SMALLEST_PX - 0.05
-        return [s for s in self.slides if min(s["smallestText"], s["smallestPicture"]) < limit]
+        return [
+            s
+            for s in self.slides
+            if s["smallestText"] < SMALLEST_PX - 0.05
+            or s["smallestPicture"] < SMALLEST_PICTURE_PX - 0.05
+        ]
+
+    @property
+    def blank(self) -> list[dict[str, Any]]:
+        """Slides that show nothing."""
+        return [s for s in self.slides if not s["text"].strip() and not s["pictures"]]
+
+    @property
+    def slivers(self) -> list[dict[str, Any]]:
+        """Slides with no heading, no picture and at most one line of text."""
+        return [
+            s
+            for s in self.slides
+            if s["text"].strip() and not s["pictures"] and not s["headings"] and s["lines"] <= 1
+        ]
+
+    @property
+    def in_the_notes(self) -> list[dict[str, Any]]:
+        """Slides whose text sends the room to the notes for the rest."""
+        ends = ("in the notes", "见演讲者备注")
+        return [s for s in self.slides if s["text"].strip().rstrip(".。 ").endswith(ends)]
+
+    @property
+    def predict_shown(self) -> list[dict[str, Any]]:
+        """Slides whose notes ask the room to predict, with an output already on screen."""
+        return [s for s in self.slides if s["askPredict"] and s["outputsOnArrival"]]
+
+    @property
+    def duplicates(self) -> list[dict[str, Any]]:
+        """Slides showing the same as the slide before them."""
+        out = []
+        for before, after in zip(self.slides, self.slides[1:], strict=False):
+            same = [(p["id"], p["part"]) for p in before["shown"]] == [
+                (p["id"], p["part"]) for p in after["shown"]
+            ]
+            if before["text"] == after["text"] and same:
+                out.append(after)
+        return out
+
+    def pictures(self) -> dict[str, dict[str, Any]]:
+        """Per picture (data-course-picture): whether some slide shows it whole, its largest
+        labels there, whether it is an overview (labels under SMALLEST_PICTURE_PX) and the
+        parts shown whole after it."""
+        out: dict[str, dict[str, Any]] = {}
+        for slide in self.slides:
+            for shown in slide["shown"]:
+                entry = out.setdefault(
+                    shown["id"],
+                    {"whole": False, "label": 0.0, "overview": True, "parts": set(), "step": False},
+                )
+                entry["step"] = entry["step"] or shown["part"] == "step"
+                if shown["part"] in ("whole", "step") and shown["whole"]:
+                    entry["whole"] = True
+                    entry["label"] = max(entry["label"], shown["label"])
+                    entry["overview"] = entry["overview"] and shown["overview"]
+                elif shown["whole"]:
+                    entry["parts"].add(shown["part"])
+        return out
+
+    def overviews(self) -> list[str]:
+        """Pictures whose whole has labels under SMALLEST_PICTURE_PX (shown then part by
+        part): the ones no slide layout can show whole at that size."""
+        return [k for k, v in self.pictures().items() if v["whole"] and v["overview"]]
 
     def problems(self) -> list[str]:
         """One line per problem, naming the slide (h/v as reveal.js counts them)."""
@@ -119,6 +187,30 @@ class DeckReport:
             for s in self.small()
         ]
         out += [f"{self.deck}: request left the server: {url}" for url in self.requests]
+        out += [f"{where(s)}: blank" for s in self.blank]
+        out += [f"{where(s)}: sliver ({s['text'][:40]!r})" for s in self.slivers]
+        out += [f"{where(s)}: ends 'in the notes'" for s in self.in_the_notes]
+        out += [f"{where(s)}: predict slide shows its output" for s in self.predict_shown]
+        out += [f"{where(s)}: same as the slide before" for s in self.duplicates]
+        for ident, entry in self.pictures().items():
+            if not entry["whole"]:
+                out.append(f"{self.deck}: picture {ident} never whole on a slide")
+            elif (
+                entry["overview"]
+                and not entry["step"]
+                and not {"before", "after"} <= entry["parts"]
+                and "pair" not in entry["parts"]
+                and not any(part.startswith("detail") for part in entry["parts"])
+            ):
+                out.append(
+                    f"{self.deck}: picture {ident} whole only at {entry['label']} px labels,"
+                    f" and its parts not shown whole ({sorted(entry['parts'])})"
+                )
+        if self.glyphs.get("missing"):
+            out.append(f"{self.deck}: no glyph in the bundled font for {self.glyphs['missing']}")
+        if self.glyphs.get("notFirst"):
+            first = self.glyphs["notFirst"][:3]
+            out.append(f"{self.deck}: picture text not in the CJK font first: {first}")
         return out
 
     def line(self) -> str:
@@ -128,7 +220,12 @@ class DeckReport:
             f" {len(self.cut_pictures)} with a picture cut off, {len(self.clipped_code)} with"
             f" clipped code, smallest text {self.smallest_text} px, in pictures"
             f" {self.smallest_picture_text} px, notes on {self.with_notes}, lang {self.lang},"
-            f" {len(self.requests)} outside requests"
+            f" {len(self.requests)} outside requests, {len(self.pictures())} pictures"
+            f" ({len(self.overviews())} whole only under {SMALLEST_PICTURE_PX:.0f} px),"
+            f" {len(self.blank)} blank, {len(self.slivers)} slivers,"
+            f" {len(self.predict_shown)} predict slides showing the output,"
+            f" CJK glyphs {self.glyphs.get('chars', '-')} ({len(self.glyphs.get('missing', []))}"
+            " missing)"
         )
 
 
@@ -144,7 +241,8 @@ def measure_deck(context: Any, base: str, deck: str) -> DeckReport:
         page.wait_for_function("() => window.courseReveal && window.courseReveal.isReady()")
         page.add_script_tag(content=PROBE_JS.read_text(encoding="utf-8"))
         result = page.evaluate("() => deckProbe.measureAll()")
-        return DeckReport(deck, result["lang"], result["slides"], requests)
+        glyphs = page.evaluate("() => deckProbe.cjkGlyphs()") if deck.startswith("zh/") else {}
+        return DeckReport(deck, result["lang"], result["slides"], requests, glyphs)
     finally:
         page.close()
 

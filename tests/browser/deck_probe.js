@@ -98,7 +98,16 @@ window.deckProbe = {
       cutPictures: [],
       clippedCode: [],
       overflowRight: 0,
+      shown: [], // pictures: {id, part, overview, whole, label}
+      text: "",
+      lines: 0,
+      headings: 0,
+      askPredict: false,
     };
+    const notes = slide.querySelector("aside.notes");
+    result.askPredict = !!(notes && /Ask before the key press|按键之前先问/.test(notes.textContent));
+    result.headings = Array.from(slide.querySelectorAll("h1, h2, h3"))
+      .filter((h) => !h.closest("aside") && this.visible(h)).length;
     const tolerance = 1;
     // Text: every visible text node outside the notes.
     const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
@@ -118,6 +127,8 @@ window.deckProbe = {
       const range = document.createRange();
       range.selectNodeContents(node);
       const box = range.getBoundingClientRect();
+      result.text += node.textContent + " ";
+      result.lines += Math.max(1, Math.round(box.height / (parseFloat(getComputedStyle(el).lineHeight) || box.height || 1)));
       result.overflowRight = Math.max(result.overflowRight, Math.round(box.right - window.innerWidth));
     }
     // Pictures: <img> (SVG as data URL, or PNG) and inline <svg>.
@@ -140,6 +151,20 @@ window.deckProbe = {
           right: Math.round(box.right), clipBottom: Math.round(clip.bottom) });
       }
       let smallest = Infinity;
+      let root = pic;
+      if (pic.tagName === "IMG") {
+        const text = this.imgSvg(pic);
+        root = text ? new DOMParser().parseFromString(text, "image/svg+xml").documentElement : null;
+      }
+      const cut = result.cutPictures.length > 0 &&
+        result.cutPictures[result.cutPictures.length - 1].top === Math.round(box.top);
+      const shown = root && root.getAttribute ? {
+        id: root.getAttribute("data-course-picture") || "",
+        part: root.getAttribute("data-course-part") || "",
+        overview: root.getAttribute("data-course-overview") === "true",
+        whole: !cut,
+        label: 0,
+      } : null;
       if (pic.tagName === "IMG") {
         const svg = this.imgSvg(pic);
         if (svg) {
@@ -157,7 +182,14 @@ window.deckProbe = {
           }
         }
       }
-      result.smallestPicture = Math.min(result.smallestPicture, Math.round(smallest * 10) / 10);
+      const rounded = Math.round(smallest * 10) / 10;
+      if (shown && shown.id) {
+        shown.label = rounded;
+        result.shown.push(shown);
+      }
+      if (!(shown && shown.overview)) {
+        result.smallestPicture = Math.min(result.smallestPicture, rounded);
+      }
     }
     // Code: a line wider than its box is cut off (or would need a scroll bar).
     for (const pre of slide.querySelectorAll("pre")) {
@@ -171,6 +203,53 @@ window.deckProbe = {
     return result;
   },
 
+  // How many outputs (text or picture) of the current slide are visible now.
+  visibleOutputs() {
+    const slide = window.courseReveal.getCurrentSlide();
+    return Array.from(slide.querySelectorAll(".jp-OutputArea-output"))
+      .filter((el) => !el.closest("aside.notes") && this.visible(el)).length;
+  },
+
+  // The Chinese characters the deck's pictures draw, and which of them the bundled font lacks:
+  // each is drawn on a canvas in that font alone and compared with a character no font has
+  // (the missing-glyph box). Also the <text> elements whose first font is another family.
+  async cjkGlyphs() {
+    const family = "Noto Sans SC";
+    const chars = new Set();
+    const notFirst = [];
+    for (const text of document.querySelectorAll(".reveal .slides svg text")) {
+      const cjk = text.textContent.match(/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/g);
+      if (!cjk) {
+        continue;
+      }
+      cjk.forEach((c) => chars.add(c));
+      const first = getComputedStyle(text).fontFamily.split(",")[0].replace(/["']/g, "").trim();
+      if (first !== family) {
+        notFirst.push(text.textContent.slice(0, 30));
+      }
+    }
+    const all = Array.from(chars);
+    await document.fonts.load(`40px "${family}"`, all.join(""));
+    const canvas = document.createElement("canvas");
+    canvas.width = 64;
+    canvas.height = 64;
+    const ctx = canvas.getContext("2d", { willReadFrequently: true });
+    const draw = (c) => {
+      ctx.clearRect(0, 0, 64, 64);
+      ctx.font = `40px "${family}"`;
+      ctx.fillText(c, 8, 48);
+      const data = ctx.getImageData(0, 0, 64, 64).data;
+      let sum = 0;
+      for (let i = 3; i < data.length; i += 4) {
+        sum = (sum * 31 + data[i]) % 1000000007;
+      }
+      return sum;
+    };
+    const box = draw("\u{10FFFD}");
+    const missing = all.filter((c) => draw(c) === box || draw(c) === 0);
+    return { chars: all.length, missing, notFirst };
+  },
+
   async measureAll() {
     const Reveal = window.courseReveal;
     const slides = [];
@@ -179,6 +258,9 @@ window.deckProbe = {
     Reveal.configure({ transition: "none", backgroundTransition: "none" });
     Reveal.slide(0, 0, 0);
     for (let i = 0; i < total; i++) {
+      // What the slide shows before any key press: the outputs a predict slide hides.
+      await this.frame();
+      const arrival = this.visibleOutputs();
       // Show every fragment of this slide, then measure.
       while (Reveal.nextFragment()) {
         /* keep going */
@@ -190,7 +272,10 @@ window.deckProbe = {
         await MathJax.typesetPromise([Reveal.getCurrentSlide()]).catch(() => null);
       }
       await this.frame();
-      slides.push(this.measureCurrent());
+      const measured = this.measureCurrent();
+      measured.outputsOnArrival = arrival;
+      measured.outputsShown = this.visibleOutputs();
+      slides.push(measured);
       const before = JSON.stringify(Reveal.getIndices());
       Reveal.next();
       await this.frame();

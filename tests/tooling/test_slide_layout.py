@@ -1,0 +1,136 @@
+"""The deck layout (scripts/slide_layout.py, slide_pictures.py) on small notebooks and real
+viz pictures: whole pictures, predict-first fragments, nothing moved into the notes, the
+guide's slide maps. The browser test (tests/browser/test_classroom_in_browser.py) measures
+the built decks."""
+
+from __future__ import annotations
+
+import re
+
+import minigrad as mg
+from minigrad import viz
+from scripts.build_slides import cjk_font_first, guide_with_maps
+from scripts.slide_layout import PICTURE_PX, for_room, lay_out, without_titles
+from scripts.slide_pictures import PX_PER_PT, for_slide, panels, parse
+
+
+def _notebook(*cells: dict) -> dict:
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def _md(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text, "id": f"m{hash(text)}"}
+
+
+def _code(source: str, *outputs: dict) -> dict:
+    return {
+        "cell_type": "code",
+        "metadata": {},
+        "source": source,
+        "outputs": list(outputs),
+        "execution_count": 1,
+        "id": f"c{hash(source)}",
+    }
+
+
+def _stream(text: str) -> dict:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def _slides(cells: list[dict]) -> list[list[dict]]:
+    """The laid-out cells grouped by slide (notes cells kept with their slide)."""
+    slides: list[list[dict]] = []
+    for cell in cells:
+        kind = cell["metadata"]["slideshow"]["slide_type"]
+        if kind in ("slide", "subslide") or not slides:
+            slides.append([])
+        slides[-1].append(cell)
+    return slides
+
+
+def _comparison_svg() -> str:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = (a * 2).sigmoid()
+        return viz.cut(lambda: out.detach(), out).graph.pipe(format="svg").decode()
+    finally:
+        viz.set_theme("default")
+
+
+def test_an_output_appears_on_a_key_press_after_its_code() -> None:
+    nb = _notebook(
+        _md("# Deck"), _md("## One"), _code("import minigrad"), _code("print(1)", _stream("1\n"))
+    )
+    cells, _, _ = lay_out(nb, None, {}, "en")
+    code = next(c for c in cells if c.get("source") == "print(1)")
+    assert code["outputs"] == []
+    output = cells[cells.index(code) + 1]
+    assert output["metadata"]["slideshow"]["slide_type"] == "fragment"
+    assert output["outputs"][0]["text"] == "1\n"
+
+
+def test_a_long_output_goes_on_over_slides_and_nothing_is_moved_into_the_notes() -> None:
+    text = "".join(f"line {n}\n" for n in range(60))
+    nb = _notebook(
+        _md("# Deck"), _md("## One"), _code("import minigrad"), _code("show()", _stream(text))
+    )
+    cells, _, _ = lay_out(nb, None, {}, "en")
+    shown = "".join(
+        c["outputs"][0]["text"] for c in cells if c.get("outputs") and "text" in c["outputs"][0]
+    )
+    assert shown == text
+    assert not any("in the notes" in str(c.get("source", "")) for c in cells)
+    for slide in _slides(cells):
+        notes = [c for c in slide if c["metadata"]["slideshow"]["slide_type"] == "notes"]
+        assert notes and notes[0]["source"].strip(), slide
+
+
+def test_notebook_only_sentences_leave_the_slides_and_the_time_is_the_guides() -> None:
+    text = "*Time: about 45 minutes.*\n\nStep through it. Switch on *predict first* to guess."
+    assert for_room(text, 35) == "*Time: about 35 minutes.*\n\nStep through it."
+    assert "运行那个单元格" not in for_room("把上面单元格里的 None 换掉，运行那个单元格。好。")
+
+
+def test_a_comparison_is_laid_out_again_for_a_wide_slide_and_keeps_every_label() -> None:
+    svg = _comparison_svg()
+    picture = parse(svg)
+    assert picture is not None and set(panels(picture)) >= {"before", "after"}
+    wide = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+    fit = lambda p: min(1200 / p.width, PICTURE_PX / p.height)  # noqa: E731
+    assert fit(wide) >= fit(picture)
+    labels = lambda s: sorted(re.findall(r"<text\b[^>]*>([^<]*)</text>", s))  # noqa: E731
+    assert labels(wide.svg) == labels(svg)
+
+
+def test_pictures_lose_their_graphviz_ids_and_chinese_comes_first_in_the_cjk_font() -> None:
+    svg = (
+        '<svg><g><title>cluster_before</title><text font-family="Helvetica,sans-Serif">之前</text>'
+        "</g></svg>"
+    )
+    clean = without_titles(svg)
+    assert "<title>" not in clean
+    assert "style=\"font-family:'Noto Sans SC',Helvetica,sans-Serif\"" in cjk_font_first(clean)
+
+
+def test_the_guides_slide_counts_come_from_the_decks() -> None:
+    maps = {"02_detach": [(0, "a", 3), (1, "b", 4), (4, "c", 7)], "zh/03_x": [(5, "d", 9)]}
+    text = "`02_detach #/0–4` (40) and `02_detach #/4` (15 slides: x); `zh/03_x #/5`（边，23 张）"
+    assert guide_with_maps(text, maps) == (
+        "`02_detach #/0–4` (14) and `02_detach #/4` (7 slides: x); `zh/03_x #/5`（边，9 张）"
+    )
+
+
+def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = (a * 2).sigmoid()
+        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
+    finally:
+        viz.set_theme("default")
+    picture = parse(svg)
+    assert picture is not None and "legend" in panels(picture)
+    pair = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+    assert "before" in pair.svg and "after out.detach()" in pair.svg
+    assert "leaf tensor that requires grad" not in pair.svg
