@@ -306,6 +306,13 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Any) -> None:
         self.variable = variable  # the leaf; the leaf itself holds this node only weakly
 
+    @property
+    def tensor_hooks(self) -> dict[int, dict[int, Callable[..., Any]]] | None:  # type: ignore
+        """The leaf's own hooks (`leaf.register_hook`): the engine runs them on the gradient
+        before this node's pre-hooks, as it runs a non-leaf's hooks before its grad_fn's."""
+        hooks = self.variable._hooks
+        return None if hooks is None else {0: hooks}
+
     def accumulate(self, grad: Any, owned: bool = False) -> None:
         """`variable.grad += grad` (see Tensor._accumulate_grad)."""
         self.variable._accumulate_grad(grad, owned)

@@ -36,7 +36,7 @@ from ._convert import data_to_array, type_name
 from ._format import dtype_suffix, format_tensor
 from ._shapes import Size
 from .engine import run_backward
-from .functions.inplace import CopyBackwards, CopySlices
+from .functions.inplace import CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
 from .grad_mode import _Anomaly, _state
 from .graph import AccumulateGrad, Node, RemovableHandle, add_hook
@@ -441,22 +441,32 @@ class Tensor(
     def _rebase_history(self, node: Node, output_nr: int = 0) -> None:
         """Make `node` (the recorded change) the history of self (and of its base, for a view)."""
         if self._base is None:
-            old = self._grad_fn
-            if old is not None and old.retained is not None and self._output_nr in old.retained:
-                # retain_grad() follows the tensor: its .grad is the gradient of the newest values
-                node.retained = {output_nr: old.retained.pop(self._output_nr)}
+            self._move_retained(node, output_nr)
             self._grad_fn, self._output_nr = node, output_nr
             return
         base = self._base
-        copy_slices = CopySlices(self._view_chain)
-        new_values_edge, new_values_shape = node, self._array.shape
-        if isinstance(node, CopyBackwards):
-            # `base[region] = source`: like torch, connect the source straight to CopySlices
-            new_values_edge, new_values_shape = node.next_nodes[1], node.input_shapes[1]
-        copy_slices.next_nodes = (base._edge(), new_values_edge)
-        copy_slices.input_shapes = (base._array.shape, new_values_shape)
+        copy_slices = CopySlices(self._view_chain, node)  # torch's edges: (old base, fn's others)
+        copy_slices.needs_input_grad = (base.requires_grad, *node.needs_input_grad[1:])
+        copy_slices.next_nodes = (base._edge(), *node.next_nodes[1:])
+        if node.next_output_nrs is not None or base._output_nr:
+            numbers = node.next_output_nrs or (0,) * len(node.next_nodes)
+            copy_slices.next_output_nrs = (base._output_nr, *numbers[1:])
+        copy_slices.input_shapes = (base._array.shape, *node.input_shapes[1:])
+        base._move_retained(copy_slices, 0)
         base.grad_fn = copy_slices
-        self.grad_fn = self._view_window()
+        window = self._view_window()
+        self._move_retained(window, 0)
+        self.grad_fn = window
+
+    def _move_retained(self, node: Node, output_nr: int) -> None:
+        """retain_grad() follows the tensor to its new grad_fn (after an in-place change): its
+        .grad is the gradient of its newest values. (Hooks registered with register_hook stay
+        with the old node, as in torch.)"""
+        old = self._grad_fn
+        if old is not None and old.retained is not None and self._output_nr in old.retained:
+            if node.retained is None:
+                node.retained = {}
+            node.retained[output_nr] = old.retained.pop(self._output_nr)
 
     def _view_window(self) -> AsStridedBackward0:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
@@ -515,7 +525,9 @@ class Tensor(
         if self._base is not None and self._view_version != self._version_counter.value:
             self._view_version = self._version_counter.value
             if self._grad_fn is not None:
-                self._grad_fn = self._view_window()
+                window = self._view_window()
+                self._move_retained(window, 0)
+                self._grad_fn, self._output_nr = window, 0
         return self._grad_fn
 
     @grad_fn.setter
