@@ -311,8 +311,9 @@ class Tensor(
             Tensor._connect(node, outputs[0], (self,))
             for number, output in enumerate(outputs):
                 output._grad_fn, output._output_nr = node, number
-                output._creation_meta = "multi_output"
         for output in outputs:
+            if _state.enabled:  # (torch marks them in grad mode, whether or not they need grad)
+                output._creation_meta = "multi_output"
             self._pass_creation_meta(output)
         return outputs
 
@@ -397,10 +398,9 @@ class Tensor(
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
             node = self.grad_fn  # (None for a view made under no_grad)
-            made_by = "" if node is None else f"Output {self._output_nr} of {node.name()}"
-            message = _view_rule_message(
-                self._creation_meta, self._meta_inherited, made_by.removesuffix("Backward0")
-            )
+            name = "" if node is None else node.name().removesuffix("0").removesuffix("Backward")
+            made_by = "" if node is None else f"Output {self._output_nr} of {name}"
+            message = _view_rule_message(self._creation_meta, self._meta_inherited, made_by)
             raise RuntimeError(message)
 
     def _writes_into(self, others: Sequence[Tensor]) -> bool:
@@ -891,15 +891,28 @@ def _target_edges(inputs: Tensor | Sequence[Tensor], accumulate: bool) -> dict:
 
 
 def _view_rule_message(meta: str, inherited: bool, made_by: str) -> str:
-    """torch's message for an in-place change of a view made in no_grad or inference mode (or
-    of a view of one: `inherited`), or of one of several views (`made_by`: 'Output 1 of
-    Unbind')."""
-    if meta == "multi_output":
+    """torch's message for an in-place change of a view it cannot record: one made in no_grad or
+    inference mode (or a view of one: `inherited`), one of several views, or one a custom
+    Function returned (`made_by`: 'Output 1 of Unbind', empty for a view without grad_fn)."""
+    if meta in ("multi_output", "custom_function"):
+        start = (
+            f"{made_by} is a view and is being modified inplace."
+            if made_by
+            else "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled."
+        )
+        if meta == "custom_function":
+            return (
+                f"{start} This view was created inside a custom Function (or because an input "
+                "was returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function."
+            )
         return (
-            f"{made_by} is a view and is being modified inplace. This view is the output of a "
-            "function that returns multiple views. Such functions do not allow the output views "
-            "to be modified inplace. You should replace the inplace operation by an out-of-place "
-            "one."
+            f"{start} This view is the output of a function that returns multiple views. Such "
+            "functions do not allow the output views to be modified inplace. You should replace "
+            "the inplace operation by an out-of-place one."
         )
     mode, where, block = (
         ("no_grad", "with grad mode enabled", "no_grad")
