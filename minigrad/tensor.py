@@ -959,10 +959,26 @@ def _apply_to_values(node: Node, *inputs: Any) -> Tensor | np.ndarray:
 
 
 def _rebuild_output(saved: SavedTensor, node: Node) -> Tensor:
-    """A saved output as a tensor: its memory and counter, and the node as its grad_fn."""
-    tensor = Tensor._from_array(saved.array)
-    tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
-    tensor._grad_fn = node
+    """A saved output as a tensor: its memory and counter, and the node as its grad_fn.
+
+    With saved-tensor hooks, the values come from the unpack hook and the history from the
+    tensor that was packed (as torch's SavedVariable.unpack): an output's node, an input's
+    grad_fn, or, for a leaf, its AccumulateGrad (so gradients of gradients reach the leaf).
+    """
+    if saved.unpack_hook is None:
+        tensor = Tensor._from_array(saved.array)
+        tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
+        tensor._grad_fn = node
+        return tensor
+    tensor = Tensor._from_array(saved.unpacked_tensor()._array)
+    if saved.is_output:
+        tensor._grad_fn = node
+    elif saved.packed_edge is not None:
+        edge, output_nr = saved.packed_edge
+        if isinstance(edge, AccumulateGrad):
+            tensor._requires_grad, tensor._accumulator = True, weakref.ref(edge)
+        else:
+            tensor._grad_fn, tensor._output_nr = edge, output_nr
     return tensor
 
 

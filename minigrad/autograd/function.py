@@ -125,9 +125,9 @@ class FunctionNode(FunctionCtx, Node):
     def _unpacked(self, name: str) -> Tensor:
         saved = self.raw_saved(name)
         saved.check()
-        if saved.unpack_hook is not None:
-            return saved.unpacked_tensor()
-        return saved.owner if saved.owner is not None else tensors.rebuild(saved, self)
+        if saved.unpack_hook is not None or saved.owner is None:
+            return tensors.rebuild(saved, self)  # (the hook's values, the packed history)
+        return saved.owner
 
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Run the Function's backward on tensors; give the engine one gradient per tensor input."""
