@@ -1,7 +1,8 @@
 """The engine: walking the graph from the outputs to the leaves (what `backward()` runs).
 
 `run_backward` is the whole walk. A node runs once all the edges into it have delivered their
-gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine). At each node:
+gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine); of the nodes
+ready, the one recorded last runs first, as in torch. At each node:
 
 1. the gradients waiting for its outputs are taken (`GradBuffers`), and the hooks of the tensors
    it made run on them (`Tensor.register_hook`, then `retain_grad`);
@@ -24,6 +25,8 @@ wrapped for it (`graph.tensors.wrap`).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import sys
 import types
@@ -127,7 +130,7 @@ def run_backward(
     _state.grad_mode = _state.enabled = create_graph  # torch's rule for backward
     try:
         while ready:
-            node = ready.pop()
+            node = heapq.heappop(ready)[2]
             grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
             runs = grad is not None and (needed is None or node in needed)
             if node.tensor_hooks is not None or node.retained is not None or targets is not None:
@@ -169,7 +172,13 @@ class _Walk:
             self.buffers.add(node, nr, root_grad, root_grad.shape, root_grad)  # caller holds it
             root_nodes[node] = None
         self.dependencies = _count_dependencies(root_nodes)
-        self.ready = [node for node in root_nodes if node not in self.dependencies]
+        # the nodes that heard from every edge into them, the one recorded last first (torch's
+        # order, which decides in which order gradients are summed): (-sequence_nr, -push, node)
+        self.pushes = itertools.count()
+        self.ready: list[tuple[int, int, Node]] = []
+        for node in root_nodes:
+            if node not in self.dependencies:
+                self.push(node)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
         self.target_nodes = {} if targets is None else {node: None for node, _ in targets}
         self.captured: dict[Edge, Any] = {}
@@ -253,7 +262,11 @@ class _Walk:
             remaining = dependencies[next_node] - 1
             dependencies[next_node] = remaining
             if remaining == 0:
-                self.ready.append(next_node)
+                self.push(next_node)
+
+    def push(self, node: Node) -> None:
+        """`node` is ready to run (see `ready`)."""
+        heapq.heappush(self.ready, (-node.sequence_nr, -next(self.pushes), node))
 
 
 def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:

@@ -18,6 +18,7 @@ the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -27,9 +28,23 @@ import numpy as np
 from .grad_mode import _state
 from .versions import SavedTensor, _hook_stack, current_saved_hooks
 
-__all__ = ["AccumulateGrad", "Node", "RawSavedTensor", "RemovableHandle", "tensors"]
+__all__ = [
+    "AccumulateGrad",
+    "Node",
+    "RawSavedTensor",
+    "RemovableHandle",
+    "next_sequence_nr",
+    "tensors",
+]
 
 _node_serials = itertools.count()
+_sequence_nrs = itertools.count(1)
+
+
+def next_sequence_nr() -> int:
+    """The next node's place in recording order (torch's sequence_nr): backward runs the ready
+    node recorded last first, so gradients are summed in torch's order."""
+    return next(_sequence_nrs)
 
 
 class _TensorMaker:
@@ -178,6 +193,7 @@ class Node:
     # needs a gradient: saves = (("other", 1, 0), ("self", 0, 1)). tensor.py keeps them.
     saves: tuple[tuple[str, int, int | None], ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
+    sequence_nr = 0  # when it was recorded (next_sequence_nr); backward runs later ones first
     # hooks, made when the first one is registered:
     pre_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_outputs)
     post_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_inputs, grad_outputs)
@@ -352,6 +368,8 @@ class AccumulateGrad(Node):
 
     The leaf's own hooks (Tensor.register_hook) run first; its post-accumulate hooks after.
     """
+
+    sequence_nr = sys.maxsize  # as in torch: a leaf's gradient is written as soon as it is ready
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable  # the leaf; the leaf itself holds this node only weakly

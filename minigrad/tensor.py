@@ -39,7 +39,7 @@ from .engine import run_backward
 from .functions.inplace import CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
 from .grad_mode import _Anomaly, _state
-from .graph import AccumulateGrad, Node, RemovableHandle, add_hook
+from .graph import AccumulateGrad, Node, RemovableHandle, add_hook, next_sequence_nr
 from .methods.arithmetic import ArithmeticMethods
 from .methods.base import NUMPY_OF_GRAD_MESSAGE, TensorBase
 from .methods.elementwise import ElementwiseMethods
@@ -261,6 +261,7 @@ class Tensor(
             node.keep(_SHARED_TUPLES.setdefault(names, names), values, kept)
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
+        node.sequence_nr = next_sequence_nr()
         output._grad_fn = node
 
     @staticmethod
@@ -446,6 +447,7 @@ class Tensor(
             return
         base = self._base
         copy_slices = CopySlices(self._view_chain, node)  # torch's edges: (old base, fn's others)
+        copy_slices.sequence_nr = next_sequence_nr()
         copy_slices.needs_input_grad = (base.requires_grad, *node.needs_input_grad[1:])
         copy_slices.next_nodes = (base._edge(), *node.next_nodes[1:])
         if node.next_output_nrs is not None or base._output_nr:
@@ -471,6 +473,7 @@ class Tensor(
     def _view_window(self) -> AsStridedBackward0:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
         window = AsStridedBackward0(self._view_chain)
+        window.sequence_nr = next_sequence_nr()
         window.needs_input_grad = (True,)
         window.next_nodes = (self._base._edge(),)
         window.input_shapes = (self._base._array.shape,)

@@ -36,7 +36,7 @@ import numpy as np
 from .. import dtypes
 from ..functions.views import AliasBackward0
 from ..grad_mode import _state, no_grad
-from ..graph import Node, tensors
+from ..graph import Node, next_sequence_nr, tensors
 from ..tensor import Tensor
 from ..versions import SavedTensor
 
@@ -314,6 +314,7 @@ def _output(node: FunctionNode, args: tuple[Any, ...], result: Any, recording: b
 def _connect(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]) -> None:
     """Join a Function's node to the graph: edges to its tensor inputs, its outputs, its saves."""
     inputs = [a for a in args if isinstance(a, Tensor)]
+    node.sequence_nr = next_sequence_nr()
     node.next_nodes = tuple(t._edge() for t in inputs)
     node.input_shapes = tuple(t._array.shape for t in inputs)
     if any(t._output_nr for t in inputs):
@@ -390,6 +391,7 @@ def _delayed_error(results: tuple[Any, ...]) -> tuple[Any, ...]:
     the same memory, with the Error node as its grad_fn; None and numbers stay as they are."""
     leaves = [r.detach().requires_grad_(True) if isinstance(r, Tensor) else None for r in results]
     node = Error()
+    node.sequence_nr = next_sequence_nr()
     node.num_outputs = len(results)
     node.needs_input_grad = tuple(leaf is not None for leaf in leaves)
     node.next_nodes = tuple(None if leaf is None else leaf._edge() for leaf in leaves)
