@@ -69,7 +69,8 @@ class GradBuffers:
     """The gradients waiting at each node, summed as they arrive from the node's outputs.
 
     `add` sums a broadcast gradient back to the input's shape first. A buffer is *owned* when
-    only the engine holds its array: a fresh result of a backward formula, or a sum made here.
+    only the engine holds its array: a fresh, writeable result of a backward formula, or a sum
+    made here.
     An owned array can take the next gradient in place and can become a leaf's `.grad` without
     a copy: at 10^6 elements each copy avoided is a full pass over 4 MB. A *borrowed* array (a
     view, a gradient passed through unchanged, the `gradient` a user gave) is never written to.
@@ -95,7 +96,7 @@ class GradBuffers:
         if type(grad) is not np.ndarray:  # tensors (create_graph): a recorded sum
             self.waiting[node] = grad if previous is None else previous + grad
             return
-        owned = grad is not borrowed and grad.base is None
+        owned = grad is not borrowed and grad.base is None and grad.flags.writeable
         if previous is None:  # the first gradient to arrive (for most nodes, the only one)
             self.waiting[node] = grad
             if owned:
@@ -254,7 +255,7 @@ class _Walk:
                 and value.shape == node.input_shapes[index]
             ):
                 waiting[next_node] = value
-                if value is not grad and value.base is None:
+                if value is not grad and value.base is None and value.flags.writeable:
                     buffers.owned.add(next_node)
             else:
                 nr = 0 if numbers is None else numbers[index]
