@@ -29,6 +29,11 @@ Upstream tests of this family left out here, and why:
   anomaly mode (api family).
 - test_deep_reentrant, test_reentrant_priority: the engine's worker threads and its stack
   overflow escape (torch runs deep reentrant backward on a thread pool).
+- test_autograd_inplace_views_creation_meta: needs as_strided_ and the other in-place view ops
+  (api family) on a Function's views.
+- test_autograd_node_isinstance: torch.autograd.graph.Node is a virtual base class there (not
+  in the nodes' mro); minigrad's nodes subclass it.
+- test_autograd_simple_views_python's pure-view half: ctx._is_pure_view (private).
 """
 
 from __future__ import annotations
