@@ -22,8 +22,8 @@ Upstream tests of this family left out here, and why:
 - test_hook_closure_cycle, test_create_graph_and_full_backward_hook_cycle,
   test_post_accumulate_grad_hook_gets_cleaned_up: reference cycles through the C++ node and
   the Python garbage collector (torch internals; minigrad's graph is plain Python objects).
-- test_reentrant_with_leaf_variable_hook, test_reentrant_with_non_leaf_variable_hook:
-  reentrant backward, see test_autograd_function.py's list.
+- test_reentrant_with_leaf_variable_hook: a leaf's hook that swaps its .grad around a nested
+  backward (written here as test_reentrant_with_non_leaf_variable_hook's twin only).
 """
 
 from __future__ import annotations
@@ -788,5 +788,26 @@ def test_full_backward_hook_double_backward(parity):
         note("count after the first gradient", counter[0])
         note("gradient of the gradient", [plain(g) for g in lib.autograd.grad(gradx_f, x)])
         note("count after the second gradient", counter[0])
+
+    parity(script)
+
+
+def test_reentrant_with_non_leaf_variable_hook(parity):
+    def script(lib, note):
+        param = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        handles = []
+
+        def manual_increase_gradient(grad):
+            handles[0].remove()
+            with lib.enable_grad():  # a backward of its own, inside the hook
+                g = grad.detach().requires_grad_()
+                out = ((g * 2) + 5).sum()
+                out.backward()
+            return g.grad + grad
+
+        tmp = param * param
+        handles.append(tmp.register_hook(manual_increase_gradient))
+        tmp.sum().backward()
+        note("param.grad", plain(param.grad))
 
     parity(script)
