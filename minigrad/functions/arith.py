@@ -13,8 +13,8 @@ import numpy as np
 
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node
-from .formulas import constant, is_array, record, zeros_like
-from .unary import LogBackward0, WhereBackward0
+from .formulas import constant, record, zeros_like
+from .unary import LogBackward0, WhereBackward0, scaled
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -104,32 +104,6 @@ class MulBackward0(Node):
         )
 
 
-class MulBackward1(Node):
-    """mul(self, other: number) -- self: grad * other.
-
-    What a derivative formula records when it multiplies by a number under create_graph=True
-    (torch's formulas call mul(Tensor, Scalar)); `t * 2` written by a user is MulBackward0.
-    """
-
-    def __init__(self, other: float) -> None:
-        super().__init__()
-        self.other = other
-
-    def forward(self, a: np.ndarray) -> np.ndarray:
-        return a * self.other
-
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (scaled(grad, self.other),)
-
-
-def scaled(value: np.ndarray, number: float) -> np.ndarray:
-    """`number * value` inside a derivative formula: on arrays the product, on tensors (while
-    create_graph records) a MulBackward1 node, as torch's formulas record it."""
-    if is_array(value):
-        return value * number
-    return record(MulBackward1(number), value)
-
-
 class DivBackward0(Node):
     """div(self, other) -- self: grad / other; other: -grad * self / (other * other)."""
 
@@ -143,7 +117,8 @@ class DivBackward0(Node):
         b = self.unpack("other")
         with np.errstate(**_QUIET):
             grad_a = grad / b if self.needs_input_grad[0] else None
-            grad_b = -grad * self.unpack("self") / (b * b) if self.needs_input_grad[1] else None
+            # torch's formula and order: -grad * ((self / other) / other)
+            grad_b = -grad * (self.unpack("self") / b / b) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 

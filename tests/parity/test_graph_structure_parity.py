@@ -112,3 +112,40 @@ def test_gradient_of_a_gradient_is_torchs_chain():
     assert [type(n).__name__ for n, _ in second.next_functions] == ["PowBackward0"]
     third = second.next_functions[0][0]
     assert [type(n).__name__ for n, _ in third.next_functions] == ["AccumulateGrad"]
+
+
+def graph_desc(fn: Any) -> str:
+    """The graph below `fn` by the class names of its nodes (test_autograd.py's helper)."""
+    if fn is None:
+        return "None"
+    return f"{type(fn).__name__}({', '.join(graph_desc(n) for n, _ in fn.next_functions)})"
+
+
+# ops whose first gradients, recorded by create_graph=True, must be torch's graph
+RECORDED_FORMULAS = {
+    "mul": lambda L, a, b: a * b,
+    "div": lambda L, a, b: a / b,
+    "sub": lambda L, a, b: a - b,
+    "neg": lambda L, a, b: -a * a,
+    "pow": lambda L, a, b: a**3,
+    "exp": lambda L, a, b: a.exp(),
+    "log": lambda L, a, b: (a * a).log(),
+    "sqrt": lambda L, a, b: (a * a).sqrt(),
+    "sigmoid": lambda L, a, b: a.sigmoid(),
+    "tanh": lambda L, a, b: a.tanh(),
+    "relu": lambda L, a, b: a.relu(),
+    "mean": lambda L, a, b: (a * a).mean(),
+    "sum-dim": lambda L, a, b: (a * a).sum(0),
+}
+
+
+@pytest.mark.parametrize("name", RECORDED_FORMULAS)
+def test_recorded_gradient_has_torchs_nodes(name):
+    def graphs(lib: Any) -> list[str]:
+        a = lib.tensor([0.5, 1.5, 2.0], requires_grad=True)
+        b = lib.tensor([1.0, -0.5, 0.25], requires_grad=True)
+        y = RECORDED_FORMULAS[name](lib, a, b).sum()
+        grads = lib.autograd.grad(y, (a, b), create_graph=True, allow_unused=True)
+        return ["unused" if g is None else graph_desc(g.grad_fn) for g in grads]
+
+    assert graphs(minigrad) == graphs(torch)
