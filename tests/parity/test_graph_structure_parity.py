@@ -136,6 +136,7 @@ RECORDED_FORMULAS = {
     "relu": lambda L, a, b: a.relu(),
     "mean": lambda L, a, b: (a * a).mean(),
     "sum-dim": lambda L, a, b: (a * a).sum(0),
+    "mm": lambda L, a, b: a.reshape(1, 3) @ b.reshape(3, 1),
 }
 
 
