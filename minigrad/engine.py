@@ -1,7 +1,8 @@
 """The engine: walking the graph from the outputs to the leaves (what `backward()` runs).
 
 `run_backward` is the whole walk. A node runs once all the edges into it have delivered their
-gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine). At each node:
+gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine); of the nodes
+ready, the one recorded last runs first, as in torch. At each node:
 
 1. the gradients waiting for its outputs are taken (`GradBuffers`), and the hooks of the tensors
    it made run on them (`Tensor.register_hook`, then `retain_grad`);
@@ -24,6 +25,8 @@ wrapped for it (`graph.tensors.wrap`).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import sys
 import types
@@ -66,7 +69,8 @@ class GradBuffers:
     """The gradients waiting at each node, summed as they arrive from the node's outputs.
 
     `add` sums a broadcast gradient back to the input's shape first. A buffer is *owned* when
-    only the engine holds its array: a fresh result of a backward formula, or a sum made here.
+    only the engine holds its array: a fresh, writeable result of a backward formula, or a sum
+    made here.
     An owned array can take the next gradient in place and can become a leaf's `.grad` without
     a copy: at 10^6 elements each copy avoided is a full pass over 4 MB. A *borrowed* array (a
     view, a gradient passed through unchanged, the `gradient` a user gave) is never written to.
@@ -92,7 +96,7 @@ class GradBuffers:
         if type(grad) is not np.ndarray:  # tensors (create_graph): a recorded sum
             self.waiting[node] = grad if previous is None else previous + grad
             return
-        owned = grad is not borrowed and grad.base is None
+        owned = grad is not borrowed and grad.base is None and grad.flags.writeable
         if previous is None:  # the first gradient to arrive (for most nodes, the only one)
             self.waiting[node] = grad
             if owned:
@@ -127,12 +131,13 @@ def run_backward(
     _state.grad_mode = _state.enabled = create_graph  # torch's rule for backward
     try:
         while ready:
-            node = ready.pop()
+            node = heapq.heappop(ready)[2]
             grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
+            runs = grad is not None and (needed is None or node in needed)
             if node.tensor_hooks is not None or node.retained is not None or targets is not None:
-                grad = walk.before_node(node, grad)
+                grad = walk.before_node(node, grad, runs)
             input_grads = ()
-            if grad is not None and (needed is None or node in needed):
+            if runs:
                 if node.saved_names or node.frees_state:
                     walk.ran.append(node)
                 if type(node) is AccumulateGrad:
@@ -162,27 +167,40 @@ class _Walk:
         accumulate: bool,
     ) -> None:
         self.buffers = GradBuffers()
-        self.targets, self.accumulate_all = targets, accumulate
+        self.targets = targets
         root_nodes: dict[Node, None] = {}  # each root once, in order
         for (node, nr), root_grad in roots:
             self.buffers.add(node, nr, root_grad, root_grad.shape, root_grad)  # caller holds it
             root_nodes[node] = None
         self.dependencies = _count_dependencies(root_nodes)
-        self.ready = [node for node in root_nodes if node not in self.dependencies]
+        # the nodes that heard from every edge into them, the one recorded last first (torch's
+        # order, which decides in which order gradients are summed): (-sequence_nr, -push, node)
+        self.pushes = itertools.count()
+        self.ready: list[tuple[int, int, Node]] = []
+        for node in root_nodes:
+            if node not in self.dependencies:
+                self.push(node)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
+        self.target_nodes = {} if targets is None else {node: None for node, _ in targets}
         self.captured: dict[Edge, Any] = {}
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
 
-    def before_node(self, node: Node, grad: Any) -> Any:
-        """The gradient for `node`'s output, captured if it is a target, then passed through the
-        hooks of the tensor it made and given to a tensor that retains its grad."""
+    def before_node(self, node: Node, grad: Any, runs: bool) -> Any:
+        """The gradient for `node`'s output after the hooks of the tensor it made (a leaf's for
+        an AccumulateGrad), given to a tensor that retains its grad; captured if it is a target.
+
+        torch's order: tensor hooks, then retain_grad, then (if the node runs) its pre-hooks.
+        autograd.grad captures a target's gradient before these hooks when the node runs
+        anyway (it leads to another target), after them when it does not.
+        """
+        if self.targets is not None and self.needed is not None:
+            if not runs and node not in self.needed and node not in self.target_nodes:
+                return None  # off the paths to the targets: torch does not reach it
         grads = grad if node.num_outputs != 1 else [grad]
         if grads is None:
             return None
-        if self.targets is not None:  # (autograd.grad takes a non-leaf's gradient before its hooks)
-            for nr, value in enumerate(grads):
-                if (node, nr) in self.targets and value is not None:
-                    self.captured[(node, nr)] = value
+        if self.targets is not None and runs:
+            self.capture(node, grads)
         if node.tensor_hooks is not None:
             grads = _tensor_hooks(node, grads)
         if node.retained is not None:
@@ -190,24 +208,32 @@ class _Walk:
                 tensor = reference()
                 if tensor is not None and grads[nr] is not None:
                     tensor._accumulate_retained_grad(grads[nr])
+        if self.targets is not None and not runs:
+            self.capture(node, grads)
         return grads if node.num_outputs != 1 else grads[0]
 
+    def capture(self, node: Node, grads: list[Any]) -> None:
+        """Keep the gradients of `node`'s outputs that autograd.grad asked for."""
+        for nr, value in enumerate(grads):
+            if (node, nr) in self.targets and value is not None:
+                self.captured[(node, nr)] = value
+
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
-        """Write a leaf's gradient into its `.grad`, with the leaf's hooks before and after."""
+        """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
+        post-accumulate hooks, the node's post-hooks (the leaf's own hooks ran before)."""
+        if node.pre_hooks is not None:
+            (grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
         leaf = node.variable
-        if leaf._hooks is not None:
-            value = grad if type(grad) is not np.ndarray else tensors.wrap(grad)
-            for hook in list(leaf._hooks.values()):
-                value = checked_hook_result(hook, value, hook(value))
-            if self.targets is not None and (node, 0) in self.targets:
-                self.captured[(node, 0)] = value
-            grad = value if type(grad) is not np.ndarray else value._array
-        if self.accumulate_all:
-            node.accumulate(grad, owned=node in self.buffers.owned)
-            if leaf._post_accumulate_hooks is not None:
-                for hook in list(leaf._post_accumulate_hooks.values()):
-                    if hook(leaf) is not None:
-                        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        had_grad = leaf._grad is not None
+        node.accumulate(grad, owned=node in self.buffers.owned)
+        if leaf._post_accumulate_hooks is not None:
+            for hook in list(leaf._post_accumulate_hooks.values()):
+                if hook(leaf) is not None:
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if node.post_hooks is not None:
+            # torch's first .grad is the incoming buffer itself: its hooks see that tensor
+            seen = grad if had_grad or leaf._grad is None else leaf._grad
+            _node_hooks(node.post_hooks, ((), (_as_tensor(seen),)), (), 0)
 
     def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
         """Add each input's gradient to what waits at the node it goes to; a next node that has
@@ -229,7 +255,7 @@ class _Walk:
                 and value.shape == node.input_shapes[index]
             ):
                 waiting[next_node] = value
-                if value is not grad and value.base is None:
+                if value is not grad and value.base is None and value.flags.writeable:
                     buffers.owned.add(next_node)
             else:
                 nr = 0 if numbers is None else numbers[index]
@@ -237,7 +263,11 @@ class _Walk:
             remaining = dependencies[next_node] - 1
             dependencies[next_node] = remaining
             if remaining == 0:
-                self.ready.append(next_node)
+                self.push(next_node)
+
+    def push(self, node: Node) -> None:
+        """`node` is ready to run (see `ready`)."""
+        heapq.heappush(self.ready, (-node.sequence_nr, -next(self.pushes), node))
 
 
 def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:
@@ -274,8 +304,9 @@ def _count_dependencies(roots: dict[Node, None]) -> dict[Node, int]:
 def _needed(roots: dict[Node, None], targets: dict[Edge, None], accumulate: bool) -> set[Node]:
     """The nodes that must run to bring a gradient to a target: those with a path to one.
 
-    A targeted leaf's AccumulateGrad runs (to write `.grad`) when gradients are accumulated;
-    a targeted non-leaf only needs its gradient to arrive (it is captured on arrival).
+    backward(inputs=...) (`accumulate`) also runs the targets' own nodes, as torch does: a
+    leaf's AccumulateGrad writes its `.grad`, a non-leaf's node runs its hooks. autograd.grad
+    only captures a target's gradient as it arrives.
     """
     target_nodes = {node for node, _ in targets}
     needed: set[Node] = set()
@@ -290,8 +321,8 @@ def _needed(roots: dict[Node, None], targets: dict[Edge, None], accumulate: bool
             stack.extend((n, False) for n in node.next_nodes if n is not None and n not in done)
             continue
         done.add(node)
-        is_leaf_target = type(node) is AccumulateGrad and node in target_nodes
-        if is_leaf_target or any(n in needed or n in target_nodes for n in node.next_nodes):
+        is_run_target = accumulate and node in target_nodes
+        if is_run_target or any(n in needed or n in target_nodes for n in node.next_nodes):
             needed.add(node)
     return needed
 

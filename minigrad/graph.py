@@ -18,6 +18,7 @@ the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -27,9 +28,23 @@ import numpy as np
 from .grad_mode import _state
 from .versions import SavedTensor, _hook_stack, current_saved_hooks
 
-__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "tensors"]
+__all__ = [
+    "AccumulateGrad",
+    "Node",
+    "RawSavedTensor",
+    "RemovableHandle",
+    "next_sequence_nr",
+    "tensors",
+]
 
 _node_serials = itertools.count()
+_sequence_nrs = itertools.count(1)
+
+
+def next_sequence_nr() -> int:
+    """The next node's place in recording order (torch's sequence_nr): backward runs the ready
+    node recorded last first, so gradients are summed in torch's order."""
+    return next(_sequence_nrs)
 
 
 class _TensorMaker:
@@ -49,7 +64,8 @@ class _TensorMaker:
         raise NotImplementedError("minigrad.tensor fills this in")
 
     def rebuild(self, saved: SavedTensor, node: Node) -> Any:
-        """A saved output of `node` as a tensor on its memory, whose grad_fn is `node`."""
+        """A saved output of `node` as a tensor on its memory, whose grad_fn is `node`; or the
+        values an unpack hook gave back, with the packed tensor's history."""
         raise NotImplementedError("minigrad.tensor fills this in")
 
 
@@ -107,7 +123,56 @@ class SavedAttribute:
                 )
             # a number the node keeps as a plain attribute (pow's exponent), else nothing
             return None if self.raw else node.__dict__.get(self.name)
-        return node.raw_saved(self.name) if self.raw else node.saved_as_tensor(self.name)
+        if self.raw:
+            return RawSavedTensor(node, self.name)
+        return node.saved_as_tensor(self.name)
+
+
+class RawSavedTensor:
+    """What `grad_fn._raw_saved_<name>` gives (torch's SavedTensor handle): the saved value's
+    hooks (`register_hooks`, `unpack_hook`), what is kept (`data`) and `unpack()`."""
+
+    def __init__(self, node: Node, name: str) -> None:
+        self.node, self.name = node, name
+        self.saved = node.raw_saved(name)
+
+    def register_hooks(
+        self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]
+    ) -> None:
+        """Keep this value as `pack_hook(tensor)` from now on; backward unpacks it."""
+        saved = self.saved
+        if saved.freed:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward."
+            )
+        if saved.unpack_hook is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
+            )
+        saved.pack_with((pack_hook, unpack_hook), self.data)
+
+    @property
+    def unpack_hook(self) -> Callable[[Any], Any] | None:
+        """The unpack hook registered for this value, or None."""
+        return self.saved.unpack_hook
+
+    @property
+    def data(self) -> Any:
+        """What is kept: what the pack hook returned; else the input tensor itself, or an
+        output's values (a tensor outside the graph)."""
+        saved = self.saved
+        if saved.unpack_hook is not None:
+            return saved.packed
+        return saved.owner if saved.owner is not None else tensors.wrap(saved.array)
+
+    def unpack(self) -> Any:
+        """The saved value as backward would get it (`grad_fn._saved_<name>`)."""
+        return self.node.saved_as_tensor(self.name)
 
 
 class Node:
@@ -139,6 +204,7 @@ class Node:
     # needs a gradient: saves = (("other", 1, 0), ("self", 0, 1)). tensor.py keeps them.
     saves: tuple[tuple[str, int, int | None], ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
+    sequence_nr = 0  # when it was recorded (next_sequence_nr); backward runs later ones first
     # hooks, made when the first one is registered:
     pre_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_outputs)
     post_hooks: dict[int, Callable[..., Any]] | None = None  # fn(grad_inputs, grad_outputs)
@@ -259,8 +325,8 @@ class Node:
         an op's own output a tensor on its memory whose grad_fn is this node (`_saved_result`)."""
         saved = self.raw_saved(name)
         saved.check(reading=True)
-        if saved.unpack_hook is not None:
-            return saved.unpacked_tensor()
+        if saved.unpack_hook is not None:  # the hook's values, with the packed tensor's history
+            return tensors.rebuild(saved, self)
         if saved.owner is not None:
             return saved.owner
         if saved.is_output:
@@ -343,8 +409,17 @@ class AccumulateGrad(Node):
     The leaf's own hooks (Tensor.register_hook) run first; its post-accumulate hooks after.
     """
 
+    sequence_nr = sys.maxsize  # as in torch: a leaf's gradient is written as soon as it is ready
+
     def __init__(self, variable: Any) -> None:
         self.variable = variable  # the leaf; the leaf itself holds this node only weakly
+
+    @property
+    def tensor_hooks(self) -> dict[int, dict[int, Callable[..., Any]]] | None:  # type: ignore
+        """The leaf's own hooks (`leaf.register_hook`): the engine runs them on the gradient
+        before this node's pre-hooks, as it runs a non-leaf's hooks before its grad_fn's."""
+        hooks = self.variable._hooks
+        return None if hooks is None else {0: hooks}
 
     def accumulate(self, grad: Any, owned: bool = False) -> None:
         """`variable.grad += grad` (see Tensor._accumulate_grad)."""

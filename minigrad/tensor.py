@@ -36,10 +36,10 @@ from ._convert import data_to_array, type_name
 from ._format import dtype_suffix, format_tensor
 from ._shapes import Size
 from .engine import run_backward
-from .functions.inplace import CopyBackwards, CopySlices
+from .functions.inplace import CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
 from .grad_mode import _Anomaly, _state
-from .graph import AccumulateGrad, Node, RemovableHandle, add_hook
+from .graph import AccumulateGrad, Node, RemovableHandle, add_hook, next_sequence_nr
 from .methods.arithmetic import ArithmeticMethods
 from .methods.base import NUMPY_OF_GRAD_MESSAGE, TensorBase
 from .methods.elementwise import ElementwiseMethods
@@ -279,6 +279,7 @@ class Tensor(
             node.keep(_SHARED_TUPLES.setdefault(names, names), values, kept)
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
+        node.sequence_nr = next_sequence_nr()
         output._grad_fn = node
 
     @staticmethod
@@ -334,8 +335,9 @@ class Tensor(
             Tensor._connect(node, outputs[0], (self,))
             for number, output in enumerate(outputs):
                 output._grad_fn, output._output_nr = node, number
-                output._creation_meta = "multi_output"
         for output in outputs:
+            if _state.enabled:  # (torch marks them in grad mode, whether or not they need grad)
+                output._creation_meta = "multi_output"
             self._pass_creation_meta(output)
         return outputs
 
@@ -428,10 +430,9 @@ class Tensor(
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
             node = self.grad_fn  # (None for a view made under no_grad)
-            made_by = "" if node is None else f"Output {self._output_nr} of {node.name()}"
-            message = _view_rule_message(
-                self._creation_meta, self._meta_inherited, made_by.removesuffix("Backward0")
-            )
+            name = "" if node is None else node.name().removesuffix("0").removesuffix("Backward")
+            made_by = "" if node is None else f"Output {self._output_nr} of {name}"
+            message = _view_rule_message(self._creation_meta, self._meta_inherited, made_by)
             raise RuntimeError(message)
 
     def _writes_into(self, others: Sequence[Tensor]) -> bool:
@@ -472,26 +473,38 @@ class Tensor(
     def _rebase_history(self, node: Node, output_nr: int = 0) -> None:
         """Make `node` (the recorded change) the history of self (and of its base, for a view)."""
         if self._base is None:
-            old = self._grad_fn
-            if old is not None and old.retained is not None and self._output_nr in old.retained:
-                # retain_grad() follows the tensor: its .grad is the gradient of the newest values
-                node.retained = {output_nr: old.retained.pop(self._output_nr)}
+            self._move_retained(node, output_nr)
             self._grad_fn, self._output_nr = node, output_nr
             return
         base = self._base
-        copy_slices = CopySlices(self._view_chain)
-        new_values_edge, new_values_shape = node, self._array.shape
-        if isinstance(node, CopyBackwards):
-            # `base[region] = source`: like torch, connect the source straight to CopySlices
-            new_values_edge, new_values_shape = node.next_nodes[1], node.input_shapes[1]
-        copy_slices.next_nodes = (base._edge(), new_values_edge)
-        copy_slices.input_shapes = (base._array.shape, new_values_shape)
+        copy_slices = CopySlices(self._view_chain, node)  # torch's edges: (old base, fn's others)
+        copy_slices.sequence_nr = next_sequence_nr()
+        copy_slices.needs_input_grad = (base.requires_grad, *node.needs_input_grad[1:])
+        copy_slices.next_nodes = (base._edge(), *node.next_nodes[1:])
+        if node.next_output_nrs is not None or base._output_nr:
+            numbers = node.next_output_nrs or (0,) * len(node.next_nodes)
+            copy_slices.next_output_nrs = (base._output_nr, *numbers[1:])
+        copy_slices.input_shapes = (base._array.shape, *node.input_shapes[1:])
+        base._move_retained(copy_slices, 0)
         base.grad_fn = copy_slices
-        self.grad_fn = self._view_window()
+        window = self._view_window()
+        self._move_retained(window, 0)
+        self.grad_fn = window
+
+    def _move_retained(self, node: Node, output_nr: int) -> None:
+        """retain_grad() follows the tensor to its new grad_fn (after an in-place change): its
+        .grad is the gradient of its newest values. (Hooks registered with register_hook stay
+        with the old node, as in torch.)"""
+        old = self._grad_fn
+        if old is not None and old.retained is not None and self._output_nr in old.retained:
+            if node.retained is None:
+                node.retained = {}
+            node.retained[output_nr] = old.retained.pop(self._output_nr)
 
     def _view_window(self) -> AsStridedBackward0:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
         window = AsStridedBackward0(self._view_chain)
+        window.sequence_nr = next_sequence_nr()
         window.needs_input_grad = (True,)
         window.next_nodes = (self._base._edge(),)
         window.input_shapes = (self._base._array.shape,)
@@ -549,7 +562,9 @@ class Tensor(
             self._view_version = self._version_counter.value
             # (also a view made before its base joined the graph through an in-place change)
             if self._grad_fn is not None or self._base._grad_fn is not None:
-                self._grad_fn = self._view_window()
+                window = self._view_window()
+                self._move_retained(window, 0)
+                self._grad_fn, self._output_nr = window, 0
         return self._grad_fn
 
     @grad_fn.setter
@@ -953,15 +968,28 @@ def _target_edges(inputs: Tensor | Sequence[Tensor], accumulate: bool) -> dict:
 
 
 def _view_rule_message(meta: str, inherited: bool, made_by: str) -> str:
-    """torch's message for an in-place change of a view made in no_grad or inference mode (or
-    of a view of one: `inherited`), or of one of several views (`made_by`: 'Output 1 of
-    Unbind')."""
-    if meta == "multi_output":
+    """torch's message for an in-place change of a view it cannot record: one made in no_grad or
+    inference mode (or a view of one: `inherited`), one of several views, or one a custom
+    Function returned (`made_by`: 'Output 1 of Unbind', empty for a view without grad_fn)."""
+    if meta in ("multi_output", "custom_function"):
+        start = (
+            f"{made_by} is a view and is being modified inplace."
+            if made_by
+            else "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled."
+        )
+        if meta == "custom_function":
+            return (
+                f"{start} This view was created inside a custom Function (or because an input "
+                "was returned as-is) and the autograd logic to handle view+inplace would override "
+                "the custom backward associated with the custom Function, leading to incorrect "
+                "gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function."
+            )
         return (
-            f"{made_by} is a view and is being modified inplace. This view is the output of a "
-            "function that returns multiple views. Such functions do not allow the output views "
-            "to be modified inplace. You should replace the inplace operation by an out-of-place "
-            "one."
+            f"{start} This view is the output of a function that returns multiple views. Such "
+            "functions do not allow the output views to be modified inplace. You should replace "
+            "the inplace operation by an out-of-place one."
         )
     mode, where, block = (
         ("no_grad", "with grad mode enabled", "no_grad")
@@ -1008,10 +1036,26 @@ def _apply_to_values(node: Node, *inputs: Any) -> Tensor | np.ndarray:
 
 
 def _rebuild_output(saved: SavedTensor, node: Node) -> Tensor:
-    """A saved output as a tensor: its memory and counter, and the node as its grad_fn."""
-    tensor = Tensor._from_array(saved.array)
-    tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
-    tensor._grad_fn = node
+    """A saved output as a tensor: its memory and counter, and the node as its grad_fn.
+
+    With saved-tensor hooks, the values come from the unpack hook and the history from the
+    tensor that was packed (as torch's SavedVariable.unpack): an output's node, an input's
+    grad_fn, or, for a leaf, its AccumulateGrad (so gradients of gradients reach the leaf).
+    """
+    if saved.unpack_hook is None:
+        tensor = Tensor._from_array(saved.array)
+        tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
+        tensor._grad_fn = node
+        return tensor
+    tensor = Tensor._from_array(saved.unpacked_tensor()._array)
+    if saved.is_output:
+        tensor._grad_fn = node
+    elif saved.packed_edge is not None:
+        edge, output_nr = saved.packed_edge
+        if isinstance(edge, AccumulateGrad):
+            tensor._requires_grad, tensor._accumulator = True, weakref.ref(edge)
+        else:
+            tensor._grad_fn, tensor._output_nr = edge, output_nr
     return tensor
 
 

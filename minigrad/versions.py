@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .dtypes import from_numpy_dtype
-from .grad_mode import is_anomaly_enabled
+from .grad_mode import is_anomaly_enabled, no_grad
 
 __all__ = [
     "SECOND_BACKWARD_MESSAGE",
@@ -86,7 +86,9 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     backward gets it back as `unpack(packed)` (torch.autograd.graph.saved_tensors_hooks).
 
     What pack returns is kept instead of the tensor, so the version check is the hooks' business:
-    a pack that copies makes later in-place changes harmless.
+    a pack that copies makes later in-place changes harmless. Pack runs with grad mode off. The
+    tensor unpack gives back lends its values only: backward (and create_graph) joins them to
+    the history of the tensor that was packed, as torch does.
     """
 
     def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
@@ -97,7 +99,8 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        _hook_stack.pairs.pop()
+        if _hook_stack.pairs:  # (an extra __exit__, a misuse torch survives too, does nothing)
+            _hook_stack.pairs.pop()
 
 
 def current_saved_hooks() -> tuple[Callable[[Any], Any], Callable[[Any], Any]] | None:
@@ -120,6 +123,11 @@ DETACHED_IN_PLACE_MESSAGE = (
     "not supported, please use out-of-place `.detach()` instead"
 )
 
+PACK_IN_PLACE_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
 VERSION_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -154,6 +162,7 @@ class SavedTensor:
     freed = False
     packed: Any = None  # what a pack hook made of the tensor (see pack_with)
     unpack_hook: Callable[[Any], Any] | None = None
+    packed_edge: tuple[Any, int] | None = None  # where the packed input's gradient went
 
     def __init__(self, owner: Any, saved_version: int) -> None:
         self.owner = owner
@@ -191,9 +200,21 @@ class SavedTensor:
     def pack_with(
         self, hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]], tensor: Any
     ) -> None:
-        """Keep `pack(tensor)` instead of the tensor, and `unpack` to get it back."""
-        pack, self.unpack_hook = hooks
-        self.packed = pack(tensor)
+        """Keep `pack(tensor)` instead of the tensor, and `unpack` to get it back.
+
+        Pack runs with grad mode off and may not change the tensor in place (torch's rules). An
+        input's edge (its grad_fn, or its AccumulateGrad) is kept, for the unpacked values.
+        """
+        pack, unpack = hooks
+        before = tensor._version_counter.value
+        with no_grad():
+            packed = pack(tensor)
+        if tensor._version_counter.value != before:
+            raise RuntimeError(PACK_IN_PLACE_MESSAGE)
+        if not self.is_output:
+            edge = tensor._edge()
+            self.packed_edge = None if edge is None else (edge, tensor._output_nr)
+        self.packed, self.unpack_hook = packed, unpack
 
     @property
     def array(self) -> np.ndarray | None:

@@ -18,14 +18,15 @@ check; `ctx.needs_input_grad`, `mark_dirty` and `mark_non_differentiable` follow
 
     y = Square.apply(x)   # y.grad_fn is <SquareBackward>
 
-Different from torch, on purpose: torch makes a new class for each Function
-(`type(y.grad_fn).__name__ == "SquareBackward"`); here every custom node is a `FunctionNode`
-whose `name()` (what pictures, repr and messages show) is `SquareBackward`.
+As in torch, each Function gets a node class of its own, `Square._backward_cls`, a subclass of
+`FunctionNode` named `SquareBackward` (`type(y.grad_fn).__name__`), made when the Function
+class is defined.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -35,16 +36,27 @@ import numpy as np
 from .. import dtypes
 from ..functions.views import AliasBackward0
 from ..grad_mode import _state, no_grad
-from ..graph import Node, tensors
+from ..graph import Node, next_sequence_nr, tensors
 from ..tensor import Tensor
 from ..versions import SavedTensor
 
-__all__ = ["Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
+__all__ = ["Error", "Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
 
 
 DIRTY_NOT_INPUT_MESSAGE = (
     "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
     "been mutated should be passed to ctx.mark_dirty()."
+)
+DIRTY_NOT_RETURNED_MESSAGE = (
+    "Some elements marked as dirty during the forward method were not returned as output. The "
+    "inputs that are modified inplace must all be outputs of the Function."
+)
+DIRTY_VIEW_MESSAGE = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one doing "
+    "the inplace that returns a single Tensor and a second one that does the other operations)."
 )
 
 
@@ -95,7 +107,15 @@ class FunctionNode(FunctionCtx, Node):
         self.kept_layout: tuple[str | None, ...] = ()
 
     def name(self) -> str:
-        return f"{self.function.__name__}Backward"
+        return type(self).__name__  # <YourFunction>Backward (Function.__init_subclass__)
+
+    @property
+    def saved_variables(self) -> tuple[Tensor | None, ...]:
+        """The old name of `saved_tensors`."""
+        warnings.warn(
+            "'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2
+        )
+        return self.saved_tensors
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
@@ -105,9 +125,9 @@ class FunctionNode(FunctionCtx, Node):
     def _unpacked(self, name: str) -> Tensor:
         saved = self.raw_saved(name)
         saved.check()
-        if saved.unpack_hook is not None:
-            return saved.unpacked_tensor()
-        return saved.owner if saved.owner is not None else tensors.rebuild(saved, self)
+        if saved.unpack_hook is not None or saved.owner is None:
+            return tensors.rebuild(saved, self)  # (the hook's values, the packed history)
+        return saved.owner
 
     def backward(self, grad: Any) -> tuple[Any, ...]:
         """Run the Function's backward on tensors; give the engine one gradient per tensor input."""
@@ -119,9 +139,10 @@ class FunctionNode(FunctionCtx, Node):
         return self._checked_results(results, on_arrays)
 
     def _materialized(self, index: int, grad: Any) -> Tensor | None:
-        """The gradient of output `index` as a tensor (zeros where none arrived)."""
+        """The gradient of output `index` as a tensor: zeros where none arrived for a tensor
+        output, None for an output that is not a tensor (a number, a string, None)."""
         if grad is None:
-            if not self.materialize_grads:
+            if not self.materialize_grads or self.output_info[index] is None:
                 return None
             shape, dtype = self.output_info[index]
             return tensors.wrap(np.zeros(shape, dtype=dtype))
@@ -200,6 +221,12 @@ class Function:
         )
 
     setup_context: Callable[..., None] | None = None
+    _backward_cls: type[FunctionNode] = FunctionNode
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give each Function its node class, named after it (torch's `_backward_cls`)."""
+        super().__init_subclass__(**kwargs)
+        cls._backward_cls = type(f"{cls.__name__}Backward", (FunctionNode,), {})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         warnings.warn(
@@ -218,23 +245,43 @@ class Function:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward, and record one node for it when some tensor input requires grad."""
-        node = FunctionNode(cls, args)
+        node = cls._backward_cls(cls, args)
         node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         recording = _state.enabled and any(node.needs_input_grad)
         with no_grad():
             if cls.setup_context is not None:
                 outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(node, args, outputs)
+                cls.setup_context(node, _with_defaults(cls.forward, args, kwargs), outputs)
             else:
                 outputs = cls.forward(node, *args, **kwargs)
-        for tensor in node.dirty:
-            if not any(tensor is a for a in args):
-                warnings.warn(DIRTY_NOT_INPUT_MESSAGE, UserWarning, stacklevel=2)
         results = outputs if isinstance(outputs, tuple) else (outputs,)
+        _check_dirty(node, args, results)
         results = tuple(_output(node, args, result, recording) for result in results)
         if recording:
             _connect(node, args, results)
         return results if isinstance(outputs, tuple) else results[0]
+
+
+def _with_defaults(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, ...]:
+    """The inputs setup_context sees: the arguments given, then forward's defaults for the rest
+    (`forward(x, y=3)` called as `apply(x)` gives `(x, 3)`), as torch binds them."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+def _check_dirty(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]) -> None:
+    """torch's rules for ctx.mark_dirty: the changed tensors are inputs and are returned."""
+    tensor_outputs = sum(isinstance(r, Tensor) for r in results)
+    for tensor in node.dirty:
+        if not any(tensor is a for a in args):
+            if tensor._base is not None:  # a view of something else: torch refuses it
+                raise RuntimeError(DIRTY_NOT_INPUT_MESSAGE)
+            warnings.warn(DIRTY_NOT_INPUT_MESSAGE, UserWarning, stacklevel=3)
+        if not any(tensor is r for r in results):
+            raise RuntimeError(DIRTY_NOT_RETURNED_MESSAGE)
+        if tensor._base is not None and tensor_outputs > 1:
+            raise RuntimeError(DIRTY_VIEW_MESSAGE)
 
 
 def _output(node: FunctionNode, args: tuple[Any, ...], result: Any, recording: bool) -> Any:
@@ -247,24 +294,34 @@ def _output(node: FunctionNode, args: tuple[Any, ...], result: Any, recording: b
             raise RuntimeError(
                 "a leaf Variable that requires grad has been used in an in-place operation."
             )
+        base = result._base
+        if recording and base is not None and base._grad_fn is None and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation."
+            )
         result._version_counter.bump()  # torch counts the marking as one more change
         return result
-    if any(result is a for a in args):  # a view of the input, as torch makes it
-        return result._view(result._array, AliasBackward0())
+    if any(result is a for a in args):  # an input returned as it is: a view of it, for torch
+        result = result._view(result._array, AliasBackward0())
+    if result._base is not None and _state.enabled:
+        # a view made inside the Function: an in-place change of it could not be recorded
+        # without bypassing the Function's backward, so torch forbids it ("clone the output")
+        result._creation_meta, result._meta_inherited = "custom_function", False
     return result
 
 
 def _connect(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]) -> None:
     """Join a Function's node to the graph: edges to its tensor inputs, its outputs, its saves."""
     inputs = [a for a in args if isinstance(a, Tensor)]
+    node.sequence_nr = next_sequence_nr()
     node.next_nodes = tuple(t._edge() for t in inputs)
     node.input_shapes = tuple(t._array.shape for t in inputs)
     if any(t._output_nr for t in inputs):
         node.next_output_nrs = tuple(t._output_nr for t in inputs)
     node.num_outputs = len(results)
     node.output_info = [
-        (r._array.shape, r._array.dtype) if isinstance(r, Tensor) else ((), np.float32)
-        for r in results
+        (r._array.shape, r._array.dtype) if isinstance(r, Tensor) else None for r in results
     ]
     for number, result in enumerate(results):
         if not isinstance(result, Tensor) or result._array.dtype.kind != "f":
@@ -274,7 +331,7 @@ def _connect(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]
         if any(result is t for t in node.dirty):
             result._rebase_history(node, number)
         else:
-            result._grad_fn, result._output_nr = node, number
+            result.grad_fn, result._output_nr = node, number  # (a view: at its current version)
     layout, names, values, kept = [], [], [], []
     for position, tensor in enumerate(node.to_save_tensors):
         if tensor is None:
@@ -302,7 +359,8 @@ def _saved(node: FunctionNode, tensor: Tensor | None, results: tuple[Any, ...]) 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a Function's backward that cannot itself be differentiated: it runs without
-    recording, and differentiating its result (create_graph) raises a clear error."""
+    recording, and its results (under create_graph) come out of one `Error` node, whose
+    backward raises a clear error if anything tries to differentiate through it."""
 
     @functools.wraps(backward)
     def run_once(ctx: FunctionCtx, *grads: Any) -> Any:
@@ -311,21 +369,16 @@ def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
         if not _state.enabled or not any(isinstance(g, Tensor) and g.requires_grad for g in grads):
             return results
         as_tuple = results if isinstance(results, tuple) else (results,)
-        marked = tuple(_delayed_error(r) for r in as_tuple)
+        marked = _delayed_error(as_tuple)
         return marked if isinstance(results, tuple) else marked[0]
 
     return run_once
 
 
-class DelayedError(Node):
-    """Stands for a once_differentiable backward in a recorded graph: differentiating it raises
-    (torch's node is named `Error`)."""
-
-    def name(self) -> str:
-        return "Error"
-
-    def forward(self, a: np.ndarray) -> np.ndarray:
-        return a
+class Error(Node):
+    """Stands for a once_differentiable backward in a recorded graph (torch's `Error` node):
+    one node for all its results, each input a detached copy that requires grad; going back
+    through it raises."""
 
     def backward(self, grad: Any) -> tuple[Any]:
         raise RuntimeError(
@@ -333,7 +386,22 @@ class DelayedError(Node):
         )
 
 
-def _delayed_error(result: Any) -> Any:
-    if not isinstance(result, Tensor):
-        return result
-    return Tensor._apply(DelayedError(), result.detach().requires_grad_(True))
+def _delayed_error(results: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`results` as the outputs of one Error node (torch's DelayedError): a tensor comes out on
+    the same memory, with the Error node as its grad_fn; None and numbers stay as they are."""
+    leaves = [r.detach().requires_grad_(True) if isinstance(r, Tensor) else None for r in results]
+    node = Error()
+    node.sequence_nr = next_sequence_nr()
+    node.num_outputs = len(results)
+    node.needs_input_grad = tuple(leaf is not None for leaf in leaves)
+    node.next_nodes = tuple(None if leaf is None else leaf._edge() for leaf in leaves)
+    node.input_shapes = tuple(() if leaf is None else leaf._array.shape for leaf in leaves)
+    outputs = []
+    for number, (result, leaf) in enumerate(zip(results, leaves, strict=True)):
+        if leaf is None:
+            outputs.append(result)
+            continue
+        output = Tensor._from_array(leaf._array)
+        output._grad_fn, output._output_nr = node, number
+        outputs.append(output)
+    return tuple(outputs)

@@ -14,7 +14,7 @@ import numpy as np
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node
 from .formulas import constant, record, zeros_like
-from .unary import LogBackward0, WhereBackward0
+from .unary import LogBackward0, WhereBackward0, scaled
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -117,7 +117,8 @@ class DivBackward0(Node):
         b = self.unpack("other")
         with np.errstate(**_QUIET):
             grad_a = grad / b if self.needs_input_grad[0] else None
-            grad_b = -grad * self.unpack("self") / (b * b) if self.needs_input_grad[1] else None
+            # torch's formula and order: -grad * ((self / other) / other)
+            grad_b = -grad * (self.unpack("self") / b / b) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -182,8 +183,8 @@ class PowBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:
             return (zeros_like(grad),)
-        with np.errstate(**_QUIET):
-            return (grad * self.exponent * self.unpack("self") ** (self.exponent - 1),)
+        with np.errstate(**_QUIET):  # torch's order: grad * (exponent * self ** (exponent - 1))
+            return (grad * scaled(self.unpack("self") ** (self.exponent - 1), self.exponent),)
 
 
 class PowBackward1(Node):

@@ -9,29 +9,36 @@ import numpy as np
 from .. import random
 from ..graph import Node
 from .formulas import constant, record, zeros_like
-from .views import SavesIndices, TakeView, ViewChain
+from .views import GradIntoView, SavesIndices, TakeView, ViewChain
 
 
 class CopySlices(Node):
-    """A base tensor whose region (seen through a view) was replaced in place.
+    """A base tensor whose region (seen through a view) was changed in place, as torch records it.
 
-    Inputs: the base before the change, and the new values of the region -- base: grad with the
-    region zeroed; new values: grad of the region.
-
-    Different from torch, on purpose: torch's CopySlices wraps the node of the change and its
-    edges are (old base, *that node's other inputs*), so for `b[1:].mul_(2)` they read
-    (MulBackward0, None). Here the node of the change stays a node of its own, so the edges are
-    (old base, MulBackward0 of the new values) and a picture shows every step. Gradients are the
-    same; the parity tests compare only this node's name.
+    It wraps `fn`, the node of the change (MulBackward0 for `b[1:].mul_(2)`): its edges are the
+    base's history before the change and `fn`'s edges for its other inputs, (old base, None)
+    there. Backward: the base's gradient outside the region goes to the old base; the region's
+    gradient goes through `fn`, whose gradient for the old region values goes back into the
+    region, and whose other gradients go to its other inputs. The view's own old node is no
+    longer in the graph (its values were overwritten), so hooks on it do not fire.
     """
 
-    def __init__(self, chain: ViewChain) -> None:
+    def __init__(self, chain: ViewChain, fn: Node) -> None:
         self.chain = chain  # from the base's memory to the region that was replaced
+        self.fn = fn
+        # fn's saved values are this node's: backward frees them (and checks them) through it
+        self.saved_names, self.saved_values = fn.saved_names, fn.saved_values
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        # the old values of the region were overwritten: no gradient for them
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, ...]:
+        fn_grads = self.fn.backward(record(TakeView(self.chain), grad))
+        # the old values of the region were overwritten: only fn's gradient for them is there
         grad_base = grad * constant(self.outside_region, grad)
-        return grad_base, record(TakeView(self.chain), grad)
+        if fn_grads[0] is not None:
+            grad_base = grad_base + record(GradIntoView(self.chain, grad.shape), fn_grads[0])
+        return (grad_base, *fn_grads[1:])
+
+    def release_saved(self) -> None:
+        self.fn.release_saved()
 
     def outside_region(self, like: np.ndarray) -> np.ndarray:
         """1 outside the replaced region, 0 inside it (in `like`'s shape and dtype)."""
@@ -82,13 +89,7 @@ class ZeroBackward0(FillBackward2):
 
 
 class CopyBackwards(Node):
-    """copy_(self, src) -- self: zeros_like(grad); src: grad (summed back to src's shape).
-
-    `passes_source` tells the in-place machinery that, written into a view, the source
-    connects straight to the base's CopySlices (as in torch) instead of through this node.
-    """
-
-    passes_source = True
+    """copy_(self, src) -- self: zeros_like(grad); src: grad (summed back to src's shape)."""
 
     def forward(self, before: np.ndarray, source: np.ndarray) -> np.ndarray:
         return np.broadcast_to(source, before.shape).astype(before.dtype)

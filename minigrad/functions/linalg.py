@@ -9,6 +9,12 @@ from ..dtypes import from_numpy_dtype, kind_word
 from ..graph import Node
 
 
+def _t(matrix: np.ndarray) -> np.ndarray:
+    """`matrix` transposed: `.T` on arrays; on tensors (create_graph) `t()`, which records
+    torch's TBackward0 as its formulas do (`.T` on a tensor records PermuteBackward0)."""
+    return matrix.T if isinstance(matrix, np.ndarray) else matrix.t()
+
+
 def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
     if a.dtype != b.dtype:
         raise RuntimeError(
@@ -33,8 +39,8 @@ class MmBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad
         return (
-            grad @ self.unpack("mat2").T if need_a else None,
-            self.unpack("self").T @ grad if need_b else None,
+            grad @ _t(self.unpack("mat2")) if need_a else None,
+            _t(self.unpack("self")) @ grad if need_b else None,
         )
 
 
@@ -58,7 +64,7 @@ class MvBackward0(Node):
         need_a, need_v = self.needs_input_grad
         return (
             grad.reshape((-1, 1)) * self.unpack("vec").reshape((1, -1)) if need_a else None,
-            self.unpack("self").T @ grad if need_v else None,
+            _t(self.unpack("self")) @ grad if need_v else None,
         )
 
 

@@ -18,7 +18,9 @@ from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
 # view of its one gradient value: no memory written, a whole pass saved at 10^6 elements. Below
-# it, numpy makes an array filled with the value faster than it makes the view.
+# it, numpy makes an array filled with the value faster than it makes the view. Either way the
+# gradient is read-only, as torch's expanded one is (one value in memory): a hook that writes
+# into it in place gets torch's error, and the engine copies it before adding into it.
 SPREAD_AS_VIEW_ABOVE = 16_384
 
 
@@ -28,6 +30,7 @@ def _spread(value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return expand_to(value, shape)
     filled = np.empty(shape, dtype=value.dtype)  # (np.full, without its Python-level steps)
     filled[...] = value
+    filled.flags.writeable = False
     return filled
 
 

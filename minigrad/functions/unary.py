@@ -11,7 +11,7 @@ import numpy as np
 
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node
-from .formulas import cast, constant, record, zeros_like
+from .formulas import cast, constant, is_array, record, zeros_like
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -103,6 +103,32 @@ class Log1PBackward0(Node):
             return (grad / (self.unpack("self") + 1),)
 
 
+class MulBackward1(Node):
+    """mul(self, other: number) -- self: grad * other.
+
+    What a derivative formula records when it multiplies by a number under create_graph=True
+    (torch's formulas call mul(Tensor, Scalar)); `t * 2` written by a user is MulBackward0.
+    """
+
+    def __init__(self, other: float) -> None:
+        super().__init__()
+        self.other = other
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return a * self.other
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (scaled(grad, self.other),)
+
+
+def scaled(value: np.ndarray, number: float) -> np.ndarray:
+    """`number * value` inside a derivative formula: on arrays the product, on tensors (while
+    create_graph records) a MulBackward1 node, as torch's formulas record it."""
+    if is_array(value):
+        return value * number
+    return record(MulBackward1(number), value)
+
+
 class SigmoidBackward0(Node):
     """sigmoid(self) = 1 / (1 + exp(-self)) -- self: sigmoid_backward(grad, result), which is
     grad * result * (1 - result)."""
@@ -149,7 +175,7 @@ class SigmoidBackwardBackward0(Node):
 
 
 class TanhBackward0(Node):
-    """tanh(self) -- self: grad * (1 - result * result)."""
+    """tanh(self) -- self: tanh_backward(grad, result), which is grad * (1 - result * result)."""
 
     saves_result = True
 
@@ -157,8 +183,29 @@ class TanhBackward0(Node):
         return np.tanh(a.astype(float_dtype(a), copy=False))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        t = self.unpack("result")
-        return (grad * (1 - t * t),)
+        return (record(TanhBackwardBackward0(), grad, self.unpack("result")),)
+
+
+class TanhBackwardBackward0(Node):
+    """tanh_backward(grad_output, output) = grad_output * (1 - output * output): the formula of
+    TanhBackward0 as an op of its own, as in torch -- grad_output: tanh_backward(grad, output);
+    output: grad * (-2 * output * grad_output)."""
+
+    saves = (("grad_output", 0, 1), ("output", 1, None))
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
+        local = np.multiply(output, output, out=np.empty_like(output))  # in one new array
+        np.subtract(1, local, out=local)
+        local *= grad_output
+        return local
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        y = self.unpack("output")
+        return (
+            record(TanhBackwardBackward0(), grad, y) if need_grad_output else None,
+            grad * (-2 * y * self.unpack("grad_output")) if need_output else None,
+        )
 
 
 class ReluBackward0(Node):
@@ -204,8 +251,8 @@ class SqrtBackward0(Node):
             return np.sqrt(a.astype(float_dtype(a), copy=False))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        with np.errstate(**_QUIET):
-            return (grad / (2 * self.unpack("result")),)
+        with np.errstate(**_QUIET):  # (2 * result: a MulBackward1 while create_graph records)
+            return (grad / scaled(self.unpack("result"), 2),)
 
 
 def sign_or_zero(values: np.ndarray) -> np.ndarray:

@@ -95,8 +95,13 @@ def _hook_outputs(module: Any, output: Any, input_node: Any) -> Any:
         return grad_outputs
 
     def on_grad_inputs(grad_inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        if "grad_output" not in seen:
+            # the gradient reached the inputs without passing through the outputs (the double
+            # backward of create_graph=True): as torch, the hooks do not fire
+            return None
+        grad_outputs = seen.pop("grad_output")  # (used once: a later pass must bring new ones)
         for hook in list(module._backward_hooks.values()):
-            replaced = hook(module, grad_inputs, seen.get("grad_output", ()))
+            replaced = hook(module, grad_inputs, grad_outputs)
             if replaced is not None and len(replaced) != len(grad_inputs):
                 raise RuntimeError(
                     "Backward hook returned an invalid number of grad_input, got "

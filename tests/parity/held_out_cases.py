@@ -4415,9 +4415,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "a-np-array-copy": "torch 2.13's __array__ lacks numpy 2's copy keyword, so numpy warns a "
     "DeprecationWarning about torch itself; minigrad has the keyword (the values match)",
     "a-np-array-dtype": "as a-np-array-copy",
-    "c-hook-in-place-modify": "torch hands a hook the expanded (stride-0) gradient of sum(), "
-    "which refuses an in-place write; minigrad's engine owns a fresh array there, so the write "
-    "goes through (changing the engine's buffer ownership is the lead's area)",
     "c-saved-missing-attr": "minigrad's nodes share one set of _saved_* descriptors (the "
     "viz finds them with dir()): a name a node did not save reads None, not AttributeError",
     "f2-rand-f16": "minigrad draws float32 and float64 samples bit for bit as torch does; "

@@ -7,8 +7,6 @@ Between them the scripts cover every row of docs/cheatsheet.md, the behaviour no
 teach, and the grad_fn names the course uses.
 
 Known, deliberate differences are left out, each with a comment where it would be compared:
-- the edges of CopySlices (ours: old base and the node of the new values; torch: old base and
-  that node's own inputs), see minigrad/functions/inplace.py;
 - the text after the first sentence of error messages (torch's hints mention its C++ internals).
 """
 
@@ -154,8 +152,7 @@ def views_share_memory_and_version(lib, note):
     note("view of a view has the root base", vv._base is b)
     v.mul_(10)
     note("b version", b._version)
-    # CopySlices' edges differ on purpose (module docstring): compare its name and the values
-    note("b grad_fn", node_name(b.grad_fn))
+    note("b", b)  # CopySlices, with torch's edges
     note("b values", plain(b))
     note("v after", v)
     b.sum().backward()
@@ -464,8 +461,7 @@ def inplace_through_view(lib, note):
     b = a * 1
     view = b[1:]
     view.mul_(2)
-    # CopySlices' edges differ on purpose (see the module docstring): compare only its name
-    note("base grad_fn", node_name(b.grad_fn))
+    note("base", b)  # CopySlices, with torch's edges
     note("base", b.detach())
     note("view values", view.detach())
     note("view version", view._version)
@@ -641,7 +637,7 @@ def chain_of_views_and_version(lib, note):
     note("c._base is b", c._base is b)
     note("c", c)
     c.add_(1)
-    note("b grad_fn", node_name(b.grad_fn))  # CopySlices: edges differ on purpose
+    note("b", b)  # CopySlices, with torch's edges
     note("b values", plain(b))
     note("c after", c)
     note("versions", [b._version, r._version, c._version])
