@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 import atexit
-import importlib
+import importlib.machinery
+import importlib.util
 import io
 import shutil
 import subprocess
@@ -74,5 +75,11 @@ def load_minigrad_at(ref: str) -> tuple[ModuleType, str]:
                 f"bench: --ab {ref}: {source.relative_to(folder)} imports minigrad by its absolute "
                 "name, so its copy would run today's code; A/B needs relative imports"
             )
-    sys.path.insert(0, str(folder))
-    return importlib.import_module(name), commit[:7]
+    # found in that one folder only (sys.path is left alone: nothing else can be picked up there)
+    spec = importlib.machinery.PathFinder.find_spec(name, [str(folder)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"bench: --ab {ref}: the copy of minigrad in {folder} cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its relative imports look the package up here
+    spec.loader.exec_module(module)
+    return module, commit[:7]

@@ -35,9 +35,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from minigrad import watch
-from minigrad.grad_mode import is_grad_enabled, is_inference_mode_enabled
-from minigrad.tensor import Tensor
+from .. import watch
+from ..grad_mode import is_grad_enabled, is_inference_mode_enabled
+from ..tensor import Tensor
 
 __all__ = ["Event", "Trace", "Where", "last_trace", "trace"]
 
