@@ -137,3 +137,26 @@ def test_legacy_names_and_conversions(parity):
         note("like", lib.zeros_like(x, device="cpu"))
 
     parity(script)
+
+
+def test_pack_hook_runs_without_grad_mode(parity):
+    """The issue's fact that torch packs with grad mode off, so a clone
+    made in a pack hook does not require grad."""
+
+    def script(lib, note):
+        seen = []
+
+        def pack(t):
+            seen.append(lib.is_grad_enabled())
+            clone = t.clone()
+            seen.append(clone.requires_grad)
+            return clone
+
+        x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = (x * 2) * x
+        note("grad mode, clone requires grad", seen)
+        y.sum().backward()
+        note("x.grad", plain(x.grad))
+
+    parity(script)

@@ -619,10 +619,12 @@ def test_return_duplicate(parity):
 
         def fn(x):
             a, b = DoubleDuplicate.apply(x)
-            note("the same object twice", a is b)
             return a + b
 
         x = lib.tensor([[0.5, 1.5], [-1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+        # once, outside gradcheck: how often gradcheck calls fn is its own business
+        a, b = DoubleDuplicate.apply(x)
+        note("the same object twice", a is b)
         note("gradcheck", lib.autograd.gradcheck(fn, [x]))
         note("gradgradcheck", lib.autograd.gradgradcheck(fn, [x]))
 
@@ -644,10 +646,12 @@ def test_return_duplicate_inplace(parity):
 
         def inplace_fn(x):
             a, b = DoubleInplace.apply(x.clone())
-            note("the same object twice", a is b)
             return a + b
 
         x = lib.tensor([[0.5, 1.5], [-1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+        # once, outside gradcheck: how often gradcheck calls the function is its own business
+        a, b = DoubleInplace.apply(x.clone())
+        note("the same object twice", a is b)
         note("gradcheck", lib.autograd.gradcheck(inplace_fn, [x]))
         note("gradgradcheck", lib.autograd.gradgradcheck(inplace_fn, [x]))
         note("on a leaf", error_of(lambda: DoubleInplace.apply(x)))

@@ -453,26 +453,3 @@ def test_custom_function_saved_tensors(parity):
         note("nothing saved", y.grad_fn.saved_tensors)
 
     parity(script)
-
-
-def test_pack_hook_runs_without_grad_mode(parity):
-    """Not an upstream test: the issue's fact that torch packs with grad mode off, so a clone
-    made in a pack hook does not require grad."""
-
-    def script(lib, note):
-        seen = []
-
-        def pack(t):
-            seen.append(lib.is_grad_enabled())
-            clone = t.clone()
-            seen.append(clone.requires_grad)
-            return clone
-
-        x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
-        with _hooks(lib)(pack, lambda t: t):
-            y = (x * 2) * x
-        note("grad mode, clone requires grad", seen)
-        y.sum().backward()
-        note("x.grad", plain(x.grad))
-
-    parity(script)
