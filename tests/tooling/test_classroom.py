@@ -431,13 +431,14 @@ def test_teaching_guide_names_every_notebook_and_sessions_add_up() -> None:
 
 
 def check_yourself_questions(path: Path) -> int:
-    """How many numbered "check yourself" questions a notebook asks."""
+    """How many numbered "check yourself" questions a notebook asks (the folded answers a
+    learner can open after trying, `<details>`, are not questions)."""
     text = "".join(
         meta.source_text(c) + "\n"
         for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
         if c["cell_type"] == "markdown"
     )
-    match = re.search(r"#+ (?:Check yourself|自测)\n(.*?)(?=\n#|\Z)", text, re.DOTALL)
+    match = re.search(r"#+ (?:Check yourself|自测)\n(.*?)(?=\n#|\n<details>|\Z)", text, re.DOTALL)
     return len(re.findall(r"^\d+\. ", match.group(1), re.MULTILINE)) if match else 0
 
 
