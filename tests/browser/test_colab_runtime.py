@@ -63,10 +63,11 @@ print("stepper widget", bool(view and view.get("model_id")), "html", "<svg" in b
 
 def colab_python() -> tuple[str, str]:
     """Python 3.12 for the runtime (Colab's version), else the running one; and what it is."""
-    candidates = [shutil.which("python3.12")]
-    candidates += sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.12*/bin/python3.12"))
-    for candidate in candidates:
-        if candidate:
+    candidates = sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.12*/bin/python3.12"))
+    candidates.append(shutil.which("python3.12"))
+    for candidate in filter(None, candidates):
+        works = subprocess.run([candidate, "-c", "import venv"], capture_output=True)
+        if works.returncode == 0:  # (a pyenv shim without that version set fails here)
             return candidate, "Python 3.12, as Colab's"
     return sys.executable, f"Python {sys.version.split()[0]} (no Python 3.12 on this machine)"
 

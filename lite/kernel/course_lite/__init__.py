@@ -23,8 +23,10 @@ from typing import Any
 
 __all__ = ["COURSE_PACKAGES", "FROM_THE_CDN", "install", "message"]
 
-# What every notebook imports, by the lock's names; their dependencies come with them.
-COURSE_PACKAGES = ["minigrad"]
+# What every notebook imports, by the lock's names (their dependencies come with them). numpy
+# is named too: Pyodide reports a package it could not fetch to errorCallback when it was asked
+# for, not when it was only a dependency (measured in Chromium), and its failure must be told.
+COURSE_PACKAGES = ["minigrad", "numpy"]
 # Import names of the packages loaded by the course (minigrad and its dependencies in the lock):
 # their failure to load is explained, not left as a bare ModuleNotFoundError.
 COURSE_IMPORTS = {"minigrad", "numpy", "graphviz", "ipywidgets"}
