@@ -4,7 +4,8 @@ In Colab a notebook arrives alone, without minigrad. Its first code cell (writte
 scripts/colab.py) clones this repository into ./cutting-the-graph, then runs this file, which:
 
 1. installs minigrad from that clone, with the versions the stored outputs were made with
-   (requirements.lock as pip constraints), unless that minigrad is installed already;
+   (requirements.lock as pip constraints), unless that minigrad is installed already; with its
+   `widgets` extra (ipywidgets, for viz.cut_stepper) when the runtime has no ipywidgets;
 2. installs Graphviz's `dot` with apt-get when it is missing and this is root on Debian or
    Ubuntu (Colab is both); otherwise it prints the command to run;
 3. puts the clone's notebooks/ folder on sys.path, for `import course_checks` (the exercises);
@@ -12,7 +13,8 @@ scripts/colab.py) clones this repository into ./cutting-the-graph, then runs thi
    upgraded, that the runtime must be restarted (a running Python keeps the old numpy).
 
 Outside Colab the cell never runs this. It changes nothing but the Python that runs it and, for
-Graphviz, the machine's packages; tests/test_colab.py runs it in a fresh virtualenv.
+Graphviz, the machine's packages; tests/tooling/test_colab.py runs it in a fresh virtualenv
+made like Colab's runtime.
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ def install_minigrad() -> None:
     lock = CLONE / "requirements.lock"
     if lock.exists():
         command += ["--constraint", str(lock)]
-    done = subprocess.run([*command, str(CLONE)], capture_output=True, text=True)
+    # the widgets extra (ipywidgets) for viz.cut_stepper, unless the runtime has ipywidgets
+    # already: Colab's own (7.x) matches Colab's page, and the stepper works with it
+    extra = "" if installed_version("ipywidgets") else "[widgets]"
+    done = subprocess.run([*command, f"{CLONE}{extra}"], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"pip could not install minigrad from {CLONE}:\n{done.stderr[-2000:]}")
     importlib.invalidate_caches()  # so that this running Python finds what pip just put there

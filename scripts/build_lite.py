@@ -38,9 +38,11 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from scripts.course import NOTEBOOKS, REPO, find_notebooks
 
@@ -67,9 +69,23 @@ VIZ_JS_NAME = "viz-js.mjs"  # minigrad.viz.wasm_render looks for it beside the l
 PYODIDE_CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 
-# What the kernel installs when it starts (micropip; then ipykernel, comm, pyodide-kernel, jedi
-# and ipython through piplite; ipykernel and pyodide-kernel come with the kernel's extension).
-KERNEL_ROOTS = ["micropip", "ipython", "jedi", "traitlets", "comm"]
+# What the kernel needs when it starts. Left to itself it loads micropip, installs piplite with
+# micropip, then ipykernel, comm, pyodide-kernel, jedi and ipython with piplite, one after the
+# other (each resolved by micropip). Named in `loadPyodideOptions.packages` (lite_config) they
+# are all in the lock and Pyodide loads them together with itself, which the kernel then skips:
+# the measured start in benchmarks/README.md. piplite, ipykernel (a stand-in of the kernel's)
+# and pyodide-kernel come with the kernel's JupyterLab extension (KERNEL_WHEELS).
+KERNEL_START = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython"]
+KERNEL_ROOTS = [*KERNEL_START, "traitlets"]
+KERNEL_WHEELS = (
+    LITE_VENV / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension"
+)
+# the extension's wheels: their lock dependencies and import names
+FROM_THE_EXTENSION = {
+    "piplite": (["micropip"], ["piplite"]),
+    "ipykernel": (["pyodide-kernel"], ["ipykernel"]),
+    "pyodide-kernel": (["comm", "ipython"], ["pyodide_kernel"]),
+}
 # What the notebooks import (minigrad brings numpy and graphviz).
 COURSE_ROOTS = ["minigrad", "matplotlib", "course-lite"]
 # Packages Pyodide's lock does not have, taken from PyPI at the course's own pins
@@ -261,8 +277,16 @@ def fetch_pinned(url: str, expected: str, target: Path) -> None:
     """Download `url` to `target`, refusing it unless its sha256 is `expected`."""
     if target.exists() and sha256(target) == expected:
         return
-    with urllib.request.urlopen(url, timeout=120) as response:
-        data = response.read()
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            data = response.read()
+    except (OSError, urllib.error.URLError) as error:  # no network, refused, timed out, 404
+        reason = getattr(error, "reason", None) or error
+        raise SystemExit(
+            f"build_lite: could not download {url} ({reason}); --with-pyodide-wheels needs "
+            "Pyodide's CDN: build on a machine that reaches it (the Pages workflow does), or "
+            "without the option (the learner's browser then fetches these wheels itself)"
+        ) from None
     got = hashlib.sha256(data).hexdigest()
     if got != expected:
         raise SystemExit(
@@ -285,6 +309,11 @@ def make_lock(folder: Path, with_cdn_wheels: bool) -> tuple[dict, list[str]]:
     made = {}
     for name, (depends, imports) in FROM_PYPI.items():
         made[name] = lock_entry(find_wheel(wheels, name, pins[name]), name, depends, imports)
+    extension_wheels = KERNEL_WHEELS / "static" / "pypi"
+    for name, (depends, imports) in FROM_THE_EXTENSION.items():
+        wheel = find_wheel(extension_wheels, name)
+        shutil.copy2(wheel, wheels / wheel.name)
+        made[name] = lock_entry(wheels / wheel.name, name, depends, imports)
     made["minigrad"] = lock_entry(build_minigrad(wheels), "minigrad", MINIGRAD_DEPENDS, [])
     made["minigrad"]["imports"] = ["minigrad"]
     course_lite = build_course_lite(wheels)
@@ -318,12 +347,82 @@ def make_lock(folder: Path, with_cdn_wheels: bool) -> tuple[dict, list[str]]:
 
 
 def stage_notebooks(target: Path) -> None:
-    """The notebooks as the site's contents (English and Chinese, with course_checks)."""
+    """The notebooks as the site's contents (English and Chinese, with course_checks).
+
+    Each notebook is written with its multi-line texts as single strings. On disk nbformat
+    stores them as lists of lines; a Jupyter server joins them when it reads a notebook, but
+    JupyterLite hands the file's JSON to the page as it is, and JupyterLab's output area turns
+    a list into text with commas between the lines (",False None True"). Joined here, once, the
+    site's copy is what a server would send.
+    """
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(
         NOTEBOOKS, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
     )
+    for path in target.rglob("*.ipynb"):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        text = json.dumps(joined_lines(notebook), indent=1, ensure_ascii=False)
+        path.write_text(text + "\n", encoding="utf-8")
+
+
+def joined_lines(notebook: dict) -> dict:
+    """The notebook with every cell source and output text as one string (nbformat's
+    rejoin_lines, done here without its other conversions)."""
+    for cell in notebook.get("cells", []):
+        cell["source"] = one_string(cell.get("source", ""))
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output["text"] = one_string(output["text"])
+            for mime, value in output.get("data", {}).items():
+                if not mime.endswith("json"):  # JSON data is data, not lines
+                    output["data"][mime] = one_string(value)
+        for attachment in cell.get("attachments", {}).values():
+            for mime, value in attachment.items():
+                if not mime.endswith("json"):
+                    attachment[mime] = one_string(value)
+    return notebook
+
+
+def one_string(value: Any) -> Any:
+    """A list of lines as one string; anything else as it is."""
+    return "".join(value) if isinstance(value, list) else value
+
+
+ABOUT_NAME = "about_this_site.md"
+
+
+def about_site(lock: dict, from_cdn: list[str]) -> str:
+    """The site's note (a file beside the notebooks) on what the browser fetches at run time."""
+    lines = [
+        "# About this site",
+        "",
+        "The course runs here in your browser: Python is Pyodide (CPython compiled to",
+        "WebAssembly), and the pictures are drawn by Graphviz compiled to WebAssembly. Nothing is",
+        "installed on your machine, and your changes stay in this browser's storage.",
+        "",
+    ]
+    if not from_cdn:
+        lines.append("This site serves every file it needs itself: it fetches nothing elsewhere.")
+        return "\n".join(lines) + "\n"
+    lines += [
+        "This site serves every file it needs itself, except these packages compiled to",
+        "WebAssembly, which your browser fetches from Pyodide's CDN (cdn.jsdelivr.net) the first",
+        "time a notebook needs them, and installs only if the file's sha256 is the one below",
+        "(the one Pyodide's own package list gives):",
+        "",
+        "| package | version | sha256 |",
+        "| --- | --- | --- |",
+    ]
+    for name in from_cdn:
+        entry = lock["packages"][name]
+        lines.append(f"| {name} | {entry['version']} | `{entry['sha256']}` |")
+    lines += [
+        "",
+        "numpy is needed by every notebook (minigrad is built on it), matplotlib by the plots of",
+        "06. Without a connection to that CDN, a notebook's first cell says so.",
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def lite_config() -> dict:
@@ -336,7 +435,7 @@ def lite_config() -> dict:
                 KERNEL_PLUGIN: {
                     "pyodideUrl": "./static/pyodide/pyodide.mjs",
                     "disablePyPIFallback": True,
-                    "loadPyodideOptions": {"packages": ["course-lite"]},
+                    "loadPyodideOptions": {"packages": [*KERNEL_START, "course-lite"]},
                 }
             },
         },
@@ -419,6 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     (source / "jupyter-lite.json").write_text(json.dumps(lite_config(), indent=2) + "\n")
     contents = WORK / "notebooks"
     stage_notebooks(contents)
+    (contents / ABOUT_NAME).write_text(about_site(lock, from_cdn), encoding="utf-8")
 
     if out.exists():
         shutil.rmtree(out)

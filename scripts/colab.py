@@ -13,11 +13,15 @@ notebooks are built from the English ones (scripts/translations.py): this script
 cell's translation block, pointing at notebooks/zh/. It also writes the Colab links of both
 READMEs, between the markers `<!-- colab-links:start -->` and `<!-- colab-links:end -->`.
 
-The repository is one setting: `Repository` under `[project.urls]` in pyproject.toml (a GitHub
-URL), and the branch is `main`. Other tools (the website) call `colab_url`.
+The repository and branch are one setting in pyproject.toml: `Repository` under
+`[project.urls]` (a GitHub URL) and `colab-branch` under `[tool.cutting-the-graph]`. The
+environment variables COURSE_REPOSITORY ("owner/name" or a URL) and COURSE_BRANCH override them;
+the Pages workflow sets them to the repository and branch it builds, so that a fork's published
+site sends learners to the fork. Other tools (the website) call `colab_url`.
 
-    python -m scripts.colab apply     write the cells, the translation blocks and the READMEs;
-                                      then run `make notebooks` (executes, syncs md/, builds zh)
+    python -m scripts.colab apply     write the cells, the translation blocks and the READMEs, then
+                                      the md/ twins and the Chinese edition from them (no cell is
+                                      executed: the set-up cell prints nothing outside Colab)
     python -m scripts.colab check     exit 1 when any of them is missing or out of date
     python -m scripts.colab url NOTEBOOK    print a notebook's Colab URL
 """
@@ -25,6 +29,7 @@ URL), and the branch is `main`. Other tools (the website) call `colab_url`.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sys
 import tomllib
@@ -38,13 +43,13 @@ TRANSLATIONS = REPO / "translations" / "zh"
 READMES = {"en": REPO / "README.md", "zh": REPO / "README.zh-CN.md"}
 # The links go after the paragraph that starts with this (the first time; later in place).
 README_ANCHORS = {"en": "Either command first sets everything up", "zh": "两条命令都会先完成安装"}
-BRANCH = "main"
+BRANCH = "main"  # when pyproject.toml names no colab-branch
 CLONE_DIR = "cutting-the-graph"  # where the cell clones the repository in Colab (/content/...)
 LINK_ID, SETUP_ID = "colab-link", "colab-setup"
 LINK_TAGS = ["slides-skip"]
 SETUP_TAGS = ["colab-setup", "remove-cell", "slides-skip"]
 START, END = "<!-- colab-links:start -->", "<!-- colab-links:end -->"
-FIX = "run `python -m scripts.colab apply`, then `make notebooks`, and commit the result"
+FIX = "run `python -m scripts.colab apply` and commit the result"
 
 LINK_TEXT = {
     "en": (
@@ -77,31 +82,64 @@ import sys
 if "google.colab" in sys.modules:
     import os
     import runpy
+    import subprocess
 
     repository = "{repository}"
-    if not os.path.isdir("{clone}"):
-        os.system(f"git clone --quiet --depth 1 {{repository}} {clone}")
-    runpy.run_path("{clone}/colab/setup_course.py")"""
+    branch, folder = "{branch}", "{clone}"
+    if not os.path.isdir(folder):
+        clone = ["git", "clone", "--quiet", "--depth", "1", "--branch", branch, repository, folder]
+        subprocess.run(clone, capture_output=True)  # a failed clone leaves no folder
+    if os.path.isfile(folder + "/colab/setup_course.py"):
+        runpy.run_path(folder + "/colab/setup_course.py")
+    else:
+        print(
+            f"set-up: could not get the course from {{repository}} (branch {{branch}}): check the "
+            "address and branch in this cell and that the runtime is online, then run it again."
+        )"""
+
+
+def pyproject() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def repository_url() -> str:
-    """The repository's GitHub URL: `[project.urls] Repository` in pyproject.toml."""
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    url = project.get("urls", {}).get("Repository", "")
+    """The repository's GitHub URL: COURSE_REPOSITORY, else `[project.urls] Repository` in
+    pyproject.toml."""
+    url = os.environ.get("COURSE_REPOSITORY", "").strip()
+    where = "COURSE_REPOSITORY"
+    if not url:
+        url = pyproject()["project"].get("urls", {}).get("Repository", "")
+        where = "pyproject.toml's [project.urls] Repository"
+    if re.fullmatch(r"[\w.-]+/[\w.-]+", url):  # owner/name, as GitHub Actions gives it
+        url = f"https://github.com/{url}"
     if not re.fullmatch(r"https://github\.com/[\w.-]+/[\w.-]+", url):
         raise SystemExit(
-            "colab: pyproject.toml needs [project.urls] Repository = "
-            f'"https://github.com/OWNER/NAME" (got {url!r})'
+            f'colab: {where} must be "https://github.com/OWNER/NAME" (or OWNER/NAME); got {url!r}'
         )
     return url
 
 
-def colab_url(notebook: str | Path, repository: str | None = None, branch: str = BRANCH) -> str:
+def branch_name() -> str:
+    """The branch the links and the set-up cell use: COURSE_BRANCH, else `colab-branch` under
+    `[tool.cutting-the-graph]` in pyproject.toml, else main."""
+    branch = os.environ.get("COURSE_BRANCH", "").strip()
+    if not branch:
+        branch = pyproject().get("tool", {}).get("cutting-the-graph", {}).get("colab-branch", "")
+    branch = branch or BRANCH
+    if not re.fullmatch(r"[\w./-]+", branch) or branch.startswith("-"):
+        raise SystemExit(f"colab: {branch!r} is not a branch name git accepts here")
+    return branch
+
+
+def colab_url(
+    notebook: str | Path, repository: str | None = None, branch: str | None = None
+) -> str:
     """The Colab URL of a notebook: a path inside notebooks/ ("02_detach", "zh/02_detach.ipynb")
     or inside the repository ("notebooks/02_detach.ipynb")."""
     rel = Path(notebook).with_suffix(".ipynb").as_posix()
     rel = rel.removeprefix("notebooks/")
     owner_name = (repository or repository_url()).removeprefix("https://github.com/")
+    branch = branch or branch_name()
     return f"https://colab.research.google.com/github/{owner_name}/blob/{branch}/notebooks/{rel}"
 
 
@@ -115,8 +153,8 @@ def link_cell(stem: str, language: str, repository: str) -> str:
     return LINK_TEXT[language].format(url=colab_url(rel, repository))
 
 
-def setup_cell(repository: str) -> str:
-    return SETUP_CODE.format(clone=CLONE_DIR, repository=repository)
+def setup_cell(repository: str, branch: str | None = None) -> str:
+    return SETUP_CODE.format(clone=CLONE_DIR, repository=repository, branch=branch or branch_name())
 
 
 def wanted_cells(stem: str, repository: str) -> list[dict]:
@@ -172,7 +210,9 @@ def apply_notebook(path: Path, repository: str) -> bool:
         previous = old.get(cell["id"])
         if previous is not None:
             cell["metadata"] = {**previous.get("metadata", {}), **cell["metadata"]}
-            if cell["cell_type"] == "code" and source_of(previous) == cell["source"]:
+            if cell["cell_type"] == "code":
+                # outside Colab the cell prints nothing, whatever its address: what a fresh run
+                # stores is what was stored, and the notebook need not be executed again
                 cell["outputs"] = previous.get("outputs", [])
                 cell["execution_count"] = previous.get("execution_count")
     nb["cells"] = [nbformat.from_dict(cell) for cell in cells] + rest
@@ -270,6 +310,16 @@ def problems() -> list[str]:
     return found
 
 
+def follow_up() -> int:
+    """After `apply`: the md/ twins and the Chinese edition written again from the notebooks
+    (nothing executed; the zh notebooks keep their stored outputs)."""
+    from scripts import notebook_pairs, translations
+
+    paths = [str(p) for p in english_notebooks()]
+    status = notebook_pairs.main(["sync", "--from-notebooks", *paths])
+    return status or translations.main(["build"])
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else ""
     if command == "url" and len(argv) == 2:
@@ -295,7 +345,7 @@ def main(argv: list[str]) -> int:
             if apply_readme(lang, repository, README_ANCHORS[lang])
         ]
         print(f"colab: changed {len(changed)} files" + "".join(f"\n  {c}" for c in changed))
-        return 0
+        return follow_up()
     print(__doc__.split("\n\n")[-1], file=sys.stderr)
     return 2
 

@@ -6,12 +6,17 @@
 
 from __future__ import annotations
 
+import base64
+import functools
+import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import graphviz
 
+from . import wasm_render
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .style import FONT, FUNCTION_FILL
 from .themes import DEFAULT, Theme
@@ -93,6 +98,52 @@ class Graph(graphviz.Digraph):
 
     def _repr_image_svg_xml(self) -> str:
         return self.pipe(format="svg", encoding="utf-8")
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None, **_: Any
+    ) -> dict[str, Any]:
+        """graphviz's bundle (the SVG), plus a PNG of the same picture (see with_png)."""
+        bundle = super()._repr_mimebundle_(include=include, exclude=exclude)
+        return with_png(self, bundle, include, exclude)
+
+
+def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
+    """`bundle` with an image/png beside its image/svg+xml, drawn by `dot` from the same DOT.
+
+    A notebook's stored SVG is shown only where the notebook is trusted: JupyterLab before
+    `make lab` trusts it and the browser-only site show text in its place. A PNG is shown
+    everywhere without trust (also by GitHub's viewer, nbviewer and Colab), and trusted front
+    ends still prefer the SVG. In the browser (Graphviz as wasm writes no PNG) the SVG alone is
+    the picture, as before: a picture drawn there is trusted by the page that drew it.
+    """
+    wanted = "image/svg+xml" in bundle and "image/png" not in bundle
+    if not wanted or (include and "image/png" not in include):
+        return bundle
+    if (exclude and "image/png" in exclude) or wasm_render.available():
+        return bundle
+    ascii_only = graph.source.isascii()
+    if not ascii_only and not chinese_font_installed():
+        return bundle  # a PNG would show boxes for the Chinese text: the SVG alone, as before
+    # Graphviz's gd renderer writes a palette PNG about a sixth the size of the default
+    # (cairo) one, so a stored picture grows the notebook by a few kB; but it garbles text
+    # that is not ASCII (the Chinese edition), and not every Graphviz has it.
+    try:
+        png = graph.pipe(format="png:gd" if ascii_only else "png")
+    except GraphvizFailedError:
+        png = graph.pipe(format="png")
+    # base64 text, as a notebook stores it (some front ends do not encode bytes themselves)
+    bundle["image/png"] = base64.b64encode(png).decode("ascii")
+    return bundle
+
+
+@functools.cache
+def chinese_font_installed() -> bool:
+    """Whether `dot` can draw Chinese text into a PNG: fontconfig knows a font for it (an SVG
+    leaves the fonts to the browser, a PNG is drawn with this machine's)."""
+    if shutil.which("fc-list") is None:
+        return False
+    found = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
 
 
 @contextmanager

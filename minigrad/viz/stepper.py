@@ -78,10 +78,8 @@ class Stepper:
         except ImportError:  # no ipywidgets: the HTML is all there is
             widget = None
         if widget is not None:
-            view = widget._repr_mimebundle_() or {}
             key = "application/vnd.jupyter.widget-view+json"
-            if key in view:
-                bundle[key] = view[key]
+            bundle[key] = widget_view(widget)
         if include:
             bundle = {k: v for k, v in bundle.items() if k in include}
         if exclude:
@@ -98,6 +96,20 @@ class Stepper:
             label=last.label,
             error=last.error.split(":")[0] if last.error else "",
         )
+
+
+def widget_view(widget: Any) -> dict[str, Any]:
+    """The widget-view part of a widget's bundle: what JupyterLab and Colab draw a widget from.
+
+    ipywidgets 8 makes it in `_repr_mimebundle_`; ipywidgets 7 (the one Colab long shipped)
+    has no such method and displays itself instead, sending this same reference to its model.
+    """
+    bundle_of = getattr(widget, "_repr_mimebundle_", None)
+    if bundle_of is not None:
+        view = (bundle_of() or {}).get("application/vnd.jupyter.widget-view+json")
+        if view is not None:
+            return view
+    return {"version_major": 2, "version_minor": 0, "model_id": widget.model_id}
 
 
 def stepper(steps: Sequence[Step], *roots: str, names: Sequence[str] | None = None) -> Stepper:

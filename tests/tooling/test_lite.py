@@ -34,12 +34,44 @@ def shell():
     InteractiveShell.clear_instance()
 
 
-def test_numpy_that_cannot_be_fetched_gives_a_message_not_a_traceback(shell, capsys) -> None:
-    result = shell.run_cell("raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')")
+RAISE_NUMPY = "raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')"
+
+
+@pytest.fixture
+def loader_errors(monkeypatch):
+    """The errors Pyodide's loader reported (set by each test)."""
+    errors: list[str] = []
+    monkeypatch.setattr(course_lite._Load, "errors", errors)
+    return errors
+
+
+def test_numpy_that_cannot_be_fetched_gives_a_message_not_a_traceback(
+    shell, capsys, loader_errors
+) -> None:
+    # what Pyodide's loader reports in Chromium when the CDN cannot be reached
+    loader_errors.append("Failed to load numpy-2.4.6-...whl: TypeError: Failed to fetch")
+    result = shell.run_cell(RAISE_NUMPY)
     assert isinstance(result.error_in_exec, ModuleNotFoundError)  # the cell still fails
     shown = capsys.readouterr().out
-    assert shown.strip().splitlines() == course_lite.message("numpy")
+    assert shown.strip().splitlines() == course_lite.message("numpy", loader_errors)
+    assert shown.startswith("numpy could not be loaded: this browser could not download it")
     assert "Traceback" not in shown
+
+
+def test_a_failure_that_is_not_the_network_says_so(shell, capsys, loader_errors) -> None:
+    loader_errors.append("Integrity check failed: numpy-2.4.6-...whl")
+    shell.run_cell(RAISE_NUMPY)
+    shown = capsys.readouterr().out
+    assert shown.startswith("numpy could not be loaded, and not for want of a network")
+    assert "Integrity check failed" in shown and "Connect to the internet" not in shown
+    assert "Traceback" not in shown
+
+
+def test_without_a_loader_error_a_missing_module_keeps_its_traceback(
+    shell, capsys, loader_errors
+) -> None:
+    shell.run_cell(RAISE_NUMPY)
+    assert "could not be loaded" not in capsys.readouterr().out
 
 
 def test_other_missing_modules_keep_their_traceback(shell, capsys) -> None:
@@ -95,7 +127,48 @@ def test_the_kernel_never_falls_back_to_pypi(tmp_path: Path) -> None:
     kernel = config["jupyter-config-data"]["litePluginSettings"][build_lite.KERNEL_PLUGIN]
     assert kernel["disablePyPIFallback"] is True
     assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
-    assert kernel["loadPyodideOptions"]["packages"] == ["course-lite"]
+    # the kernel's own packages load with Pyodide (not one by one through piplite)
+    assert kernel["loadPyodideOptions"]["packages"] == [*build_lite.KERNEL_START, "course-lite"]
+
+
+def test_the_sites_notebooks_hold_their_lines_as_one_string() -> None:
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": ["a\n", "b"],
+                "outputs": [
+                    {"output_type": "stream", "text": ["False\n", "True\n"]},
+                    {"data": {"text/plain": ["x\n", "y"], "application/json": ["a", "b"]}},
+                ],
+            }
+        ]
+    }
+    cell = build_lite.joined_lines(notebook)["cells"][0]
+    assert cell["source"] == "a\nb"
+    assert cell["outputs"][0]["text"] == "False\nTrue\n"
+    assert cell["outputs"][1]["data"]["text/plain"] == "x\ny"
+    assert cell["outputs"][1]["data"]["application/json"] == ["a", "b"]  # data, not lines
+
+
+def test_the_site_says_what_the_browser_fetches() -> None:
+    lock = {"packages": {"numpy": {"version": "2.4.6", "sha256": "ab" * 32}}}
+    about = build_lite.about_site(lock, ["numpy"])
+    assert f"| numpy | 2.4.6 | `{'ab' * 32}` |" in about and "cdn.jsdelivr.net" in about
+    assert "fetches nothing elsewhere" in build_lite.about_site(lock, [])
+
+
+def test_an_unreachable_cdn_ends_the_build_with_a_sentence(tmp_path: Path, capsys) -> None:
+    # a port nothing listens on: refused at once, as an unreachable CDN is
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(SystemExit) as stop:
+        build_lite.fetch_pinned(f"http://127.0.0.1:{port}/numpy.whl", "0" * 64, tmp_path / "n")
+    assert str(stop.value).startswith("build_lite: could not download http://127.0.0.1:")
+    assert "--with-pyodide-wheels needs Pyodide's CDN" in str(stop.value)
 
 
 def test_the_wasm_renderer_is_not_used_outside_a_browser() -> None:

@@ -6,6 +6,7 @@ a few pictures are rendered with Graphviz `dot` to check they render without war
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -268,8 +269,11 @@ def test_repr_is_stable_and_svg_is_offered():
     comparison = viz.cut(lambda: out.detach_(), out, names=dict(a=a, out=out))
     assert repr(comparison) == "<minigrad.viz comparison after out.detach_(): 3 changes>"
     if DOT is not None:
-        assert set(graph._repr_mimebundle_()) == {"image/svg+xml"}
-        assert set(comparison._repr_mimebundle_()) == {"image/svg+xml", "text/plain"}
+        # a PNG beside the SVG: shown where a stored SVG is not (untrusted notebooks, GitHub)
+        assert set(graph._repr_mimebundle_()) == {"image/svg+xml", "image/png"}
+        assert set(comparison._repr_mimebundle_()) == {"image/svg+xml", "image/png", "text/plain"}
+        assert set(graph._repr_mimebundle_(include=["image/svg+xml"])) == {"image/svg+xml"}
+        assert set(graph._repr_mimebundle_(exclude=["image/png"])) == {"image/svg+xml"}
 
 
 def test_cut_label_defaults():
@@ -406,7 +410,7 @@ def test_options_hide_saved_values_versions_and_storage():
 
 
 @needs_dot
-def test_notebook_outputs_are_svg_plus_stable_text():
+def test_notebook_outputs_are_svg_png_plus_stable_text():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     cells = [
@@ -421,8 +425,8 @@ def test_notebook_outputs_are_svg_plus_stable_text():
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     outputs = [cell.outputs for cell in notebook.cells[1:]]
     assert [sorted(output["data"]) for (output,) in outputs] == [
-        ["image/svg+xml", "text/plain"],
-        ["image/svg+xml", "text/plain"],
+        ["image/png", "image/svg+xml", "text/plain"],
+        ["image/png", "image/svg+xml", "text/plain"],
     ]
     assert [output["data"]["text/plain"] for (output,) in outputs] == [
         "<minigrad.viz graph: 6 nodes, 4 edges>",
@@ -453,3 +457,23 @@ def test_notes_mark_a_named_tensor_or_function_and_name_a_missing_one() -> None:
     assert "hook" not in viz.draw(loss, names=dict(x=x, b=b)).source
     with pytest.raises(ValueError, match="no tensor or function called 'c'"):
         viz.draw(loss, names=dict(x=x, b=b), notes={"c": "hook"})
+
+
+@pytest.mark.skipif(DOT is None, reason="Graphviz `dot` is not installed")
+def test_the_png_is_the_same_picture_as_the_svg():
+    """The PNG beside the SVG is drawn by `dot` from the same DOT: the same size (points at
+    96 dpi), small (gd's palette PNG), and text in other scripts gets the SVG alone unless
+    this machine has a font for it."""
+    import base64
+    import struct
+
+    a, out = sigmoid_graph()
+    bundle = viz.draw(out, names=dict(a=a, out=out))._repr_mimebundle_()
+    png = base64.b64decode(bundle["image/png"])
+    assert png.startswith(b"\x89PNG")
+    width, height = struct.unpack(">II", png[16:24])
+    points = re.search(r'<svg width="(\d+)pt" height="(\d+)pt"', bundle["image/svg+xml"])
+    assert (
+        abs(width - int(points[1]) * 96 / 72) <= 2 and abs(height - int(points[2]) * 96 / 72) <= 2
+    )
+    assert len(bundle["image/png"]) < 2 * len(bundle["image/svg+xml"])
