@@ -21,6 +21,7 @@ without the generated notebooks/zh/, which `python -m scripts.translations build
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -119,6 +120,24 @@ def targets(argv: list[str]) -> list[tuple[Path, bool]] | None:
     return found
 
 
+# viz stores a PNG beside each SVG (shown without trust: JupyterLite, GitHub, Colab); dot draws
+# Chinese text into a PNG only with a Chinese font, so without one the zh pictures keep the SVG
+# alone and tests/browser/test_lite_site.py finds them missing on open.
+NO_CHINESE_FONT = (
+    "run_notebooks: note: no Chinese font here (fc-list :lang=zh finds none), so the Chinese "
+    "pictures are stored without their PNG; install one first, e.g. "
+    "'apt-get install fonts-wqy-microhei', and run again"
+)
+
+
+def chinese_font_here() -> bool:
+    """Whether fontconfig knows a font for Chinese text (what viz's PNG needs)."""
+    if shutil.which("fc-list") is None:
+        return False
+    found = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
 def main(argv: list[str]) -> int:
     """Execute and normalise the notebooks named in ``argv``; return 0 when all ran."""
     found = targets(argv)
@@ -132,6 +151,8 @@ def main(argv: list[str]) -> int:
     notebooks = list(dict.fromkeys(notebook_pairs.sync(nb, md_named) for nb, md_named in found))
 
     env = course.run_env()
+    if any(nb.parent.name == "zh" for nb in notebooks) and not chinese_font_here():
+        print(NO_CHINESE_FONT)
     failed = []
     for nb in notebooks:
         started = time.perf_counter()
