@@ -7,6 +7,7 @@ before/after of two snapshots is drawn by pairs.py.
 
 from __future__ import annotations
 
+from .alt_text import graph_description, graph_name
 from .builder import Builder
 from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
@@ -26,6 +27,8 @@ def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
     builder = Builder(graph, snap, settings)
     builder.build(graph)
     graph.estimated_width = builder.width()
+    graph.alt_name = graph_name(snap)
+    graph.alt_description = graph_description(snap)
     if wants_legend(options.legend, settings.theme):
         add_legend(graph, theme=settings.theme)
     return graph
