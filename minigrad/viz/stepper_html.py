@@ -78,10 +78,11 @@ def stepper_html(frames: Sequence[Frame], title: str) -> str:
     parts = [
         '<div class="mg-stepper-static">',
         # the templates hold no HTML-special characters: only the title needs escaping
-        "<p>"
-        + say("{title}: {count} steps", title=f"<b>{html.escape(title)}</b>", count=len(frames))
-        + say(" (click a step to open it)")
-        + "</p>",
+        # a heading, so a screen reader can jump to it; words for mouse and keyboard alike
+        '<h3 class="mg-stepper-title" style="font-size:1em;margin:0.5em 0">'
+        + say("{title}: {count} steps", title=html.escape(title), count=len(frames))
+        + say(" (select a step to open it)")
+        + "</h3>",
     ]
     for frame in frames:
         heading = say(
