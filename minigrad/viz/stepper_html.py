@@ -58,9 +58,12 @@ def picture_html(content: str) -> str:
 
 
 def text_html(summary: str) -> str:
-    """A frame's text, in a box that scrolls when it is long."""
+    """A frame's text, in a box that scrolls when it is long (and so takes keyboard focus, to be
+    scrolled with the arrow keys: WCAG 2.1.1)."""
     style = f"white-space:pre-wrap;max-height:{TEXT_HEIGHT};overflow:auto;margin:4px 0"
-    return f'<pre class="mg-stepper-summary" style="{style}">{html.escape(summary)}</pre>'
+    return (
+        f'<pre class="mg-stepper-summary" tabindex="0" style="{style}">{html.escape(summary)}</pre>'
+    )
 
 
 def stepper_text(frames: Sequence[Frame], title: str) -> str:
