@@ -138,8 +138,8 @@ def site_pages(folder: Path) -> list[str]:
 def decks(folder: Path) -> list[str]:
     """Every deck of both languages, as paths under the site."""
     slides = folder / "slides"
-    found = [p.relative_to(folder).as_posix() for p in sorted(slides.rglob("*.html"))]
-    return [p for p in found if ONLY in p and not p.endswith("slides/index.html")]
+    found = [p.relative_to(folder).as_posix() for p in sorted(slides.rglob("*.slides.html"))]
+    return [p for p in found if ONLY in p and "/_static/" not in p]
 
 
 def test_every_site_page_passes_axe(page: Any, site_url: str, built_site: Path) -> None:
