@@ -14,6 +14,7 @@ from pathlib import Path
 
 import minigrad as mg
 from minigrad import nn, viz
+from minigrad.viz.alt_text import accessible_svg
 
 HERE = Path(__file__).resolve().parent
 PNG_DPI = "110"
@@ -102,15 +103,20 @@ def file_stem(name: str) -> str:
     return f"{name}_compare" + (f"_{language}" if language else "")
 
 
-def dot_source(name: str) -> str:
-    """The DOT text of one figure, exactly as it is written to disk."""
+def figure(name: str) -> viz.Graph:
+    """One figure, drawn in its language."""
     language = name.partition(":")[2] or "en"
     before = viz.current_language()
     viz.set_language(language)
     try:
-        return FIGURES[name]().source
+        return FIGURES[name]()
     finally:
         viz.set_language(before)
+
+
+def dot_source(name: str) -> str:
+    """The DOT text of one figure, exactly as it is written to disk."""
+    return figure(name).source
 
 
 def render(dot_path: Path, fmt: str) -> None:
@@ -134,6 +140,10 @@ def main(names: list[str]) -> None:
         dot_path.write_text(dot_source(name))
         for fmt in ("svg", "png"):
             render(dot_path, fmt)
+        # the SVG gets the picture's text alternative, as every SVG viz gives (alt_text.py)
+        graph, svg_path = figure(name), dot_path.with_suffix(".svg")
+        svg = svg_path.read_text(encoding="utf-8")
+        svg_path.write_text(accessible_svg(svg, graph.alt_name, graph.alt_description), "utf-8")
         print(f"wrote figures/{file_stem(name)}.{{dot,svg,png}}")
     if "cheatsheet" in wanted:  # the one-page summary, from the pictures above (cheatsheet.py)
         sys.path.insert(0, str(HERE))

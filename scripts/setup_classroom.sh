@@ -26,7 +26,7 @@ fi
 
 ensure_npm "make slides / make site do"
 
-say "installing reveal.js, MathJax, require.js and jQuery into vendor/node_modules (npm ci)"
+say "installing reveal.js, MathJax, require.js, jQuery and axe-core (the browser test) into vendor/node_modules (npm ci)"
 (cd vendor && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in vendor/ failed"
 echo "$key" >"$STAMP"
 say "done"

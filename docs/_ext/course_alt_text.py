@@ -1,10 +1,12 @@
 """Give every picture on the course website a text alternative.
 
 myst-nb turns an SVG output into an image node without `alt`, and Sphinx then writes the file
-name as the alt text. Graph pictures drawn by minigrad.viz are Graphviz SVG, whose boxes carry
-their labels as <text> elements, so the alt text here names the picture and lists those labels
-(for example "Autograd graph: a; AccumulateGrad; SigmoidBackward0; out"). An image that is not
-such an SVG gets "Picture from <page title>". Authors' own alt text is left alone.
+name as the alt text. A picture drawn by minigrad.viz carries its own text alternative (its
+top <title> and <desc>, made from the graph by minigrad/viz/alt_text.py: what it shows, every
+tensor, function, edge and saved value, what changed and what was cut), and that is its alt
+text, each picture its own. An older Graphviz SVG without one gets its box labels listed
+(for example "Autograd graph: a; AccumulateGrad; SigmoidBackward0; out"); any other image
+"Picture from <page title>". Authors' own alt text is left alone.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+
+from minigrad.viz.alt_text import svg_alt
 
 MAX_LABELS = 14
 ZH_DOCS = ("zh/", "notebooks/zh/")  # the Chinese pages of the site
@@ -45,6 +49,9 @@ ALT_WORDS = {
 
 def alt_for_svg(svg: str, page_title: str, language: str = "en") -> str:
     """Alt text for a picture given as SVG text (a Graphviz SVG gets its labels listed)."""
+    own = svg_alt(svg)  # the text alternative viz wrote into the picture, in its language
+    if own:
+        return own
     lead, sep, more_text, picture = ALT_WORDS["zh" if language.startswith("zh") else "en"]
     labels = svg_labels(svg)
     if labels:

@@ -19,7 +19,7 @@ from .labels import Labels, SavedCopies
 from .layout import estimate_width, label_width
 from .model import GraphSnapshot, SavedNode, TensorNode
 from .options import DrawSettings
-from .style import STORAGE_COLOR, edge_attrs
+from .style import GREY, STORAGE_COLOR, edge_attrs
 
 __all__ = ["Builder", "collapse_copies"]
 
@@ -151,8 +151,8 @@ class Builder:
                     fontsize=str(self.theme.none_font),
                     width=self.theme.none_width,
                     fixedsize="true",
-                    color="#888888",
-                    fontcolor="#666666",
+                    color=GREY,
+                    fontcolor="#595959",
                 )
 
     def add_any(self, target: Any, key: str, marks: Marks) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import graphviz
 
 from . import wasm_render
+from .alt_text import accessible_svg
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .style import FONT, FUNCTION_FILL
 from .themes import DEFAULT, Theme
@@ -48,6 +49,9 @@ class Graph(graphviz.Digraph):
     # seconds `dot` may take before displaying fails with a clear message (some shapes take
     # minutes); set it on one picture, or on viz.Graph for every picture
     render_timeout = 30.0
+    # the text alternative (alt_text.py), written into every SVG this picture gives
+    alt_name = ""
+    alt_description = ""
 
     def __repr__(self) -> str:
         # In the language of viz.set_language, like the picture: it is what a notebook shows
@@ -82,13 +86,17 @@ class Graph(graphviz.Digraph):
                     encoding=encoding,
                 )
         # graphviz's own pipe() waits for `dot` forever; a notebook cell must not hang on it
+        chosen = format or self.format
         output = run_dot(
             self.source,
-            [f"-T{format or self.format}"],
+            [f"-T{chosen}"],
             timeout=self.render_timeout,
             nodes=self.node_total,
             program=engine or self.engine,
         )
+        if chosen == "svg":  # one image with a name and a description (alt_text.py)
+            text = accessible_svg(output.decode("utf-8"), self.alt_name, self.alt_description)
+            output = text.encode("utf-8")
         return output.decode(encoding) if encoding is not None else output
 
     def render(self, *args: Any, **kwargs: Any) -> str:

@@ -16,6 +16,7 @@ from .model import FunctionNode, GraphSnapshot, SavedNode, StorageGroup, TensorN
 from .options import DrawSettings
 from .style import (
     FREED_FILL,
+    GREY,
     LEAF_FILL,
     NOGRAD_FILL,
     NONLEAF_FILL,
@@ -82,8 +83,8 @@ class Labels:
         lines = [esc(tensor.name), esc(f"{shape_text(tensor.shape)} {tensor.dtype}")]
         if tensor.is_leaf:
             kind = say("leaf, requires_grad" if tensor.requires_grad else "leaf, no grad")
-        else:
-            kind = say("non-leaf")
+        else:  # an output says so in words too: its green fill alone is not enough (WCAG 1.4.1)
+            kind = say("non-leaf, output" if tensor.is_root else "non-leaf")
         if tensor.is_view:
             kind += say(", view")
         if self.settings.show_versions:
@@ -130,7 +131,7 @@ class Labels:
         fill, cell = SAVED_FILL, ""
         if value.freed:
             text = say("{text}: freed by backward", text=text)
-            fill, cell = FREED_FILL, ' BORDER="1" STYLE="dashed" COLOR="#888888"'
+            fill, cell = FREED_FILL, ' BORDER="1" STYLE="dashed" COLOR="' + GREY + '"'
         elif value.saved_version is None:
             text = say("{text}, version unknown", text=text)
         elif self.settings.show_versions:

@@ -1,4 +1,8 @@
-"""The legend: one HTML table under the picture that explains every colour and line style."""
+"""The legend: one HTML table under the picture that explains every colour and line style.
+
+Every mark it explains also has a shape, a line style or a word, and the legend names those as
+well as the colour (WCAG 1.4.1: meaning never by colour alone).
+"""
 
 from __future__ import annotations
 
@@ -26,11 +30,11 @@ def legend_label(before_after: bool = False, theme: Theme = DEFAULT) -> str:
     rows = [
         (LEAF_FILL, "solid", say("leaf tensor that requires grad")),
         (NOGRAD_FILL, "dashed", say("tensor that does not require grad (dashed)")),
-        (OUTPUT_FILL, "solid", say("non-leaf tensor: an output drawn from")),
+        (OUTPUT_FILL, "solid", say('non-leaf tensor the picture was drawn from: says "output"')),
         (NONLEAF_FILL, "solid", say("non-leaf tensor in between")),
         (FUNCTION_FILL, "rounded", say("grad_fn node (torch's name) / AccumulateGrad")),
         (SAVED_FILL, "solid", say("value saved for backward: saved vN / now vN")),
-        (STALE_FILL, "solid", say("saved value changed since: backward will raise")),
+        (STALE_FILL, "solid", say('saved value changed since: says "backward will raise"')),
         ("#ffffff", "dashed", say("None: an input slot with no graph behind it")),
     ]
     swatch = "22" if theme.legend_font <= DEFAULT.legend_font else "32"
@@ -51,9 +55,10 @@ def legend_label(before_after: bool = False, theme: Theme = DEFAULT) -> str:
     ]
     if before_after:
         notes += [
-            red(esc(say("red outline"))) + esc(say(" = changed by the call")),
-            esc(say("thick outline = new")),
-            red(esc(say("red dashed edge"))) + esc(say(" = an edge the call cut")),
+            red(esc(say("thick red outline and a note")))
+            + esc(say(" = changed by the call (the note says how)")),
+            esc(say("thick black outline = new")),
+            red(esc(say("dashed edge ending in a bar ⊣"))) + esc(say(" = an edge the call cut")),
         ]
     if theme.legend_columns == 1:  # one note a row keeps a narrow legend narrow
         lines = notes

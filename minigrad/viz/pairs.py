@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .alt_text import pair_description, pair_name
 from .builder import Builder
 from .changes import Changes, Marks, edge_name
 from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
 from .model import GraphSnapshot
 from .options import DrawOptions
-from .style import RED, esc
+from .style import GREY, RED, esc
 from .themes import wants_legend
 from .words import say
 
@@ -60,6 +61,8 @@ def draw_pair(
         right.build(box, after_marks)
         add_gone(box, right, before, found.gone)
     add_cut_edges(right, after, label, found)
+    graph.alt_name = pair_name(label, found)
+    graph.alt_description = pair_description(before, after, found)
     # side by side: the two halves and the frames around them
     graph.estimated_width = left.width() + right.width() + 3 * FRAME
     stacked = options.stack
@@ -86,8 +89,8 @@ def add_gone(box: Any, right: Builder, before: GraphSnapshot, gone: tuple[str, .
             label=right.labels.html(esc(text), esc(kind)),
             shape="box",
             style="dashed,rounded",
-            color="#aaaaaa",
-            fontcolor="#888888",
+            color=GREY,
+            fontcolor=GREY,
         )
 
 

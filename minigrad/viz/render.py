@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .alt_text import graph_description, graph_name
 from .builder import Builder
 from .changes import Marks
 from .dot_graph import Graph, check_size, new_graph
@@ -29,6 +30,8 @@ def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
     builder = Builder(graph, snap, settings)
     builder.build(graph, noted(snap, options.notes or {}))
     graph.estimated_width = builder.width()
+    graph.alt_name = graph_name(snap)
+    graph.alt_description = graph_description(snap)
     if wants_legend(options.legend, settings.theme):
         add_legend(graph, theme=settings.theme)
     return graph

@@ -58,9 +58,12 @@ def picture_html(content: str) -> str:
 
 
 def text_html(summary: str) -> str:
-    """A frame's text, in a box that scrolls when it is long."""
+    """A frame's text, in a box that scrolls when it is long (and so takes keyboard focus, to be
+    scrolled with the arrow keys: WCAG 2.1.1)."""
     style = f"white-space:pre-wrap;max-height:{TEXT_HEIGHT};overflow:auto;margin:4px 0"
-    return f'<pre class="mg-stepper-summary" style="{style}">{html.escape(summary)}</pre>'
+    return (
+        f'<pre class="mg-stepper-summary" tabindex="0" style="{style}">{html.escape(summary)}</pre>'
+    )
 
 
 def stepper_text(frames: Sequence[Frame], title: str) -> str:
@@ -78,10 +81,11 @@ def stepper_html(frames: Sequence[Frame], title: str) -> str:
     parts = [
         '<div class="mg-stepper-static">',
         # the templates hold no HTML-special characters: only the title needs escaping
-        "<p>"
-        + say("{title}: {count} steps", title=f"<b>{html.escape(title)}</b>", count=len(frames))
-        + say(" (click a step to open it)")
-        + "</p>",
+        # a heading, so a screen reader can jump to it; words for mouse and keyboard alike
+        '<h3 class="mg-stepper-title" style="font-size:1em;margin:0.5em 0">'
+        + say("{title}: {count} steps", title=html.escape(title), count=len(frames))
+        + say(" (select a step to open it)")
+        + "</h3>",
     ]
     for frame in frames:
         heading = say(

@@ -1,7 +1,7 @@
 """The stepper as an ipywidgets widget: a thin view over the frames, which hold everything.
 
-    step [slider]  [back] [next]  [predict first]
-    step 3 of 5: c.zero_()                           <- the code of the current step
+    step [1: a = ... v]  [back] [next]  [x] predict first
+    step 3 of 5: c.zero_()                           <- the code of the current step, announced
     (the picture)                                    <- hidden in "predict first" until [show]
     (the summary)                                    <- a box that scrolls
 
@@ -10,8 +10,14 @@ text in a box that scrolls, so the widget fits a laptop screen and does not chan
 from step to step.
 
 "Predict first" is for class polls: with it on, each step shows only its code until someone
-clicks "show". The CSS classes (mg-stepper, mg-stepper-next, ...) are what the browser test
+presses "show". The CSS classes (mg-stepper, mg-stepper-next, ...) are what the browser test
 looks for.
+
+Accessible (WCAG 2.1 AA) with ipywidgets' own controls: the step is chosen in a drop-down list,
+a <select> whose "step" label is tied to it (ipywidgets' slider handle cannot be given a name),
+"predict first" is a checkbox (a ToggleButton exposes no pressed state), the line that says
+the step is a polite live region, so a screen reader announces each step, and every button
+keeps ipywidgets' default colours (the "info" style is white on #0097a7, 3.51:1).
 """
 
 from __future__ import annotations
@@ -41,19 +47,18 @@ class StepperView:
 
     def __init__(self, widgets: Any, frames: Sequence[Frame], title: str) -> None:
         self.frames = frames
-        count = len(frames)
-        self.slider = widgets.IntSlider(
-            value=1, min=1, max=count, description=say("step"), readout=True
-        )
+        # the value is the step's number, as a slider's would be ("slider" in names and tests)
+        choices = [(f"{frame.index + 1}: {frame.label}", frame.index + 1) for frame in frames]
+        self.slider = widgets.Dropdown(options=choices, value=1, description=say("step"))
         self.back = widgets.Button(description=say("◀ back"), tooltip=say("previous step"))
         self.forward = widgets.Button(description=say("next ▶"), tooltip=say("next step"))
-        self.predict = widgets.ToggleButton(value=False, description=say("predict first"))
-        self.show = widgets.Button(description=say("show"), button_style="info")
+        self.predict = widgets.Checkbox(value=False, description=say("predict first"), indent=False)
+        self.show = widgets.Button(description=say("show"))
         self.hidden = picture_html(  # what the picture's place shows in "predict first"
             "<p><i>"
             + say(
                 "Predict first: what will the graph, the versions and the gradients look like "
-                "after this step? Then click <b>show</b>."
+                "after this step? Then press <b>show</b>."
             )
             + "</i></p>"
         )
@@ -81,7 +86,8 @@ class StepperView:
         self.show.on_click(self.reveal)
         self.update()
         controls = widgets.HBox([self.slider, self.back, self.forward, self.predict, self.show])
-        box = widgets.VBox([widgets.HTML(f"<b>{html.escape(title)}</b>"), controls, self.code])
+        heading = widgets.HTML(f'<h3 style="margin:0;font-size:1em">{html.escape(title)}</h3>')
+        box = widgets.VBox([heading, controls, self.code])
         box.children = (*box.children, self.picture, self.summary)
         box.add_class("mg-stepper")
         self.box = box
@@ -94,7 +100,10 @@ class StepperView:
         heading = say(
             "step {number} of {count}: {code}", number=number, count=count, code=frame.label
         )
-        self.code.value = f'<pre style="margin:0">{html.escape(heading)}</pre>'
+        # a live region: a screen reader says the new step when it changes (WCAG 4.1.3)
+        self.code.value = (
+            f'<pre role="status" aria-live="polite" style="margin:0">{html.escape(heading)}</pre>'
+        )
         visible = self.revealed or not self.predict.value
         self.picture.value = self.pictures[number - 1] if visible else self.hidden
         self.summary.value = text_html(frame.summary) if visible else ""

@@ -13,7 +13,7 @@ import html
 
 from .themes import DEFAULT
 
-__all__ = ["edge_attrs", "esc", "html_label", "red"]
+__all__ = ["GREY", "edge_attrs", "esc", "html_label", "red"]
 
 FONT = "Helvetica"
 LEAF_FILL = "#cfe8fc"  # light blue, as torchviz
@@ -24,9 +24,10 @@ FUNCTION_FILL = "#dcdcdc"
 SAVED_FILL = "#ffd8a8"  # orange
 STALE_FILL = "#ffb3b3"
 FREED_FILL = "#ffffff"
-RED = "#c0392b"
+RED = "#922b21"  # dark red: >= 4.5:1 on every fill here (WCAG 1.4.3), as labels need
 STORAGE_COLOR = "#6f6f6f"
 SAVED_EDGE = "#e67e22"
+GREY = "#767676"  # the lightest grey that is 4.54:1 on white: faint, still legible
 
 
 def esc(text: object) -> str:
@@ -50,5 +51,5 @@ def edge_attrs(kind: str) -> dict[str, str]:
     if kind == "saved":
         return {"style": "dashed", "color": SAVED_EDGE, "arrowhead": "none", "weight": "0"}
     if kind == "none":
-        return {"style": "dashed", "color": "#888888"}
+        return {"style": "dashed", "color": GREY}
     return {}

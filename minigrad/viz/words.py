@@ -58,6 +58,7 @@ ZH: dict[str, str] = {
     # tensors (pictures and text)
     "leaf": "叶子",
     "non-leaf": "非叶子",
+    "non-leaf, output": "非叶子，输出",
     "requires_grad": "需要梯度",
     "no grad": "不需要梯度",
     "leaf, requires_grad": "叶子，需要梯度",
@@ -112,20 +113,24 @@ ZH: dict[str, str] = {
     # the legend
     "leaf tensor that requires grad": "需要梯度的叶子张量",
     "tensor that does not require grad (dashed)": "不需要梯度的张量（虚线）",
-    "non-leaf tensor: an output drawn from": "非叶子张量：画图起点的输出",
+    'non-leaf tensor the picture was drawn from: says "output"': (
+        "画图起点的非叶子张量：标有“输出”"
+    ),
     "non-leaf tensor in between": "中间的非叶子张量",
     "grad_fn node (torch's name) / AccumulateGrad": "grad_fn 节点（torch 的名字）/ AccumulateGrad",
     "value saved for backward: saved vN / now vN": "为反向传播保存的值：保存时 vN / 现在 vN",
-    "saved value changed since: backward will raise": "保存后又被修改的保存值：反向传播会报错",
+    'saved value changed since: says "backward will raise"': (
+        "保存后又被修改的保存值：标有“反向传播会报错”"
+    ),
     "None: an input slot with no graph behind it": "None：后面没有计算图的输入槽位",
     "arrows: the forward flow (backward walks them in reverse)": (
         "箭头：前向传播的方向（反向传播逆着走）"
     ),
     "dashed box: tensors that share memory": "虚线框：共享内存的张量",
-    "red outline": "红色边框",
-    " = changed by the call": " = 被这次调用改变",
-    "thick outline = new": "粗边框 = 新出现的",
-    "red dashed edge": "红色虚线边",
+    "thick red outline and a note": "红色粗边框和一行说明",
+    " = changed by the call (the note says how)": " = 被这次调用改变（说明写着怎么变的）",
+    "thick black outline = new": "黑色粗边框 = 新出现的",
+    "dashed edge ending in a bar ⊣": "以短横 ⊣ 结尾的虚线边",
     " = an edge the call cut": " = 被这次调用切断的边",
     # what a call changed (the picture's notes and the summary's lines)
     "became a leaf": "变成了叶子",
@@ -169,10 +174,26 @@ ZH: dict[str, str] = {
         "{head}（保存时 v{saved}，现在 v{now}：已被原地修改，反向传播会报错）"
     ),
     "{head} (saved v{saved}, now v{now})": "{head}（保存时 v{saved}，现在 v{now}）",
+    # the text alternative of a picture (alt_text.py)
+    ". ": "。",
+    "autograd graph of {roots}: {counts}": "{roots} 的计算图：{counts}",
+    "1 tensor": "1 个张量",
+    "{count} tensors": "{count} 个张量",
+    "1 function": "1 个节点",
+    "{count} functions": "{count} 个节点",
+    "1 saved value": "1 个保存值",
+    "and 1 more change": "另有 1 处变化",
+    "and {count} more changes": "另有 {count} 处变化",
+    "1 edge cut": "1 条边被切断",
+    "{count} edges cut": "{count} 条边被切断",
+    "the graph's edges are unchanged": "计算图的边没有变化",
+    "{head}: {what}": "{head}：{what}",
+    "before: {graph}": "之前：{graph}",
+    "after: {graph}": "之后：{graph}",
     # the stepper
     "step {number} of {count}: {code}": "第 {number} 步（共 {count} 步）：{code}",
     "{title}: {count} steps": "{title}：共 {count} 步",
-    " (click a step to open it)": "（点击某一步展开）",
+    " (select a step to open it)": "（选择某一步展开）",
     "raised:": "报错：",
     "warned:": "警告：",
     "gradients:": "梯度：",
@@ -221,8 +242,8 @@ ZH: dict[str, str] = {
     "predict first": "先预测",
     "show": "显示",
     "Predict first: what will the graph, the versions and the gradients look like after this "
-    "step? Then click <b>show</b>.": (
-        "先预测：这一步之后，计算图、版本号和梯度会是什么样？然后点击<b>显示</b>。"
+    "step? Then press <b>show</b>.": (
+        "先预测：这一步之后，计算图、版本号和梯度会是什么样？然后按<b>显示</b>。"
     ),
 }
 ZH.update(DOCTOR_ZH)  # the gradient doctor's sentences (doctor_words.py)

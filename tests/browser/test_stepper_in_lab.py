@@ -2,10 +2,11 @@
 
 Opens fixtures/stepper_in_lab.ipynb (copied into the server's folder, so the test does not
 depend on the course notebooks), runs it, and on the first stepper (`viz.cut_stepper("detach")`):
-presses next, moves the slider to the end, checks that the code and the picture change and that
-the last frame shows torch's version error; tries "predict first" / "show"; then takes the
-second stepper (written by hand) to its end and checks the gradient. Screenshots of the first
-and the last frame go to build/screenshots/stepper_first_frame.png and stepper_last_frame.png.
+presses next, chooses the last step in the step list, checks that the code and the picture
+change and that the last frame shows torch's version error; tries "predict first" / "show";
+then takes the second stepper (written by hand) to its end and checks the gradient.
+Screenshots of the first and the last frame go to build/screenshots/stepper_first_frame.png
+and stepper_last_frame.png.
 """
 
 from __future__ import annotations
@@ -98,10 +99,10 @@ def test_stepper_widget_in_jupyterlab(
         assert "<svg" in second_picture and second_picture != first_picture
         assert "SigmoidBackward0" in second_picture
 
-        # the slider: focus its handle and press End (noUiSlider's keyboard support)
-        handle = detach.part("slider").locator(".noUi-handle").first
-        handle.focus()
-        page.keyboard.press("End")
+        # the step list (a <select> labelled "step"): choose the last step
+        chooser = detach.part("slider").locator("select").first
+        assert chooser.evaluate("s => s.labels.length && s.labels[0].textContent") == "step"
+        chooser.select_option(index=4)
         detach.wait_for_code("step 5 of 5: out.sum().backward()")
         last_picture = detach.picture()
         assert "<svg" in last_picture and last_picture != second_picture
@@ -116,7 +117,7 @@ def test_stepper_widget_in_jupyterlab(
         detach.root.screenshot(path=str(screenshot_dir / "stepper_last_frame.png"))
 
         # predict first: moving back hides the picture until "show"
-        detach.click("predict")
+        detach.part("predict").locator("input[type=checkbox]").check()
         _wait_until(page, "the picture to hide", lambda: "<svg" not in detach.picture())
         assert "Predict first" in detach.part("picture").inner_text()
         detach.click("show")

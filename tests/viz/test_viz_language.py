@@ -117,7 +117,7 @@ def test_a_chinese_stepper_text_html_and_widget():
     assert text.startswith("viz.cut_stepper('data')：共 5 步")
     assert "第 4 步（共 5 步）：d.zero_()" in text and "变化：" in text and "计算图：" in text
     assert "<- 悄无声息地错了：没有报错" in text
-    assert "（点击某一步展开）" in page and "第 1 步（共 5 步）" in page
+    assert "（选择某一步展开）" in page and "第 1 步（共 5 步）" in page
     prose = re.sub(r"<svg.*?</svg>|<[^>]+>|tensor\(.*?\)", " ", page, flags=re.S)
     assert ENGLISH.findall(prose) == []
     pytest.importorskip("ipywidgets")

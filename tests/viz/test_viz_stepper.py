@@ -273,8 +273,8 @@ def test_a_value_changed_unseen_stays_marked_in_the_next_frames():
     note = "memory changed via d"
     after_4 = frames[3].graph.source
     before_5 = frames[4].graph.source
-    assert re.search(rf"after_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#c0392b\"", after_4)
-    assert re.search(rf"before_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#c0392b\"", before_5)
+    assert re.search(rf"after_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#922b21\"", after_4)
+    assert re.search(rf"before_F0_result \[label=<[^\n]*{note}[^\n]*color=\"#922b21\"", before_5)
     assert "after_F0_result" in frames[4].graph.source and note not in re.search(
         r"after_F0_result \[label=<[^\n]*", before_5
     ).group(0)  # backward freed it: nothing left to warn about

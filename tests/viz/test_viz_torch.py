@@ -213,4 +213,4 @@ def test_torch_stale_values_are_red_rows():
     loss, names = shared_weight_chain(torch, 6, change_after=3)
     source = viz.draw(loss, names=names, saved_layout="inside").source
     # torch reports a changed value's versions through the error reading it raises
-    assert source.count('v0 / now v1</FONT><BR/><FONT COLOR="#c0392b">backward will raise') == 3
+    assert source.count('v0 / now v1</FONT><BR/><FONT COLOR="#922b21">backward will raise') == 3

@@ -1,0 +1,134 @@
+"""Every picture can be used without sight and without colour (WCAG 2.1 AA, issue 34).
+
+Contrast is computed from the SVG Graphviz really writes, for every theme, layout and mark a
+picture can have (the stories' before/afters, the figures, the legend): each label against
+every fill of the node it is in, and against the white page.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+import minigrad as mg
+from minigrad import viz
+from minigrad.viz.alt_text import svg_alt, svg_text_alternative
+from minigrad.viz.stories import ROUTES, story_frames
+
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
+
+_GROUP = re.compile(r'<g id="[^"]*" class="(?:node|edge|cluster|graph)"')
+_FILL = re.compile(r'<(?:polygon|path|ellipse)\b[^>]*\bfill="([^"]+)"')
+_TEXT = re.compile(r"<text\b([^>]*)>")
+_NAMED = {"white": "#ffffff", "black": "#000000"}
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of '#rrggbb' (or 'white' / 'black')."""
+    colour = _NAMED.get(colour, colour)
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two colours, 1 to 21."""
+    high, low = sorted([luminance(one), luminance(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def low_contrast(svg: str) -> list[str]:
+    """'text colour on fill: ratio' for every label under 4.5:1 (3:1 from 18 pt)."""
+    problems = []
+    starts = [m.start() for m in _GROUP.finditer(svg)] + [len(svg)]
+    for start, end in zip(starts, starts[1:], strict=False):
+        group = svg[start:end]
+        fills = {f for f in _FILL.findall(group) if f not in ("none", "transparent")}
+        if 'class="edge"' in group[:80]:
+            fills = set()  # an edge's filled shapes are its arrowheads: its label is on the page
+        fills.add("white")
+        for attrs in _TEXT.findall(group):
+            colour = re.search(r'\bfill="([^"]+)"', attrs)
+            text_colour = colour.group(1) if colour else "black"
+            size = float(re.search(r'font-size="([\d.]+)"', attrs).group(1))
+            needed = 3.0 if size >= 18 else 4.5
+            for fill in fills:
+                ratio = contrast(text_colour, fill)
+                if ratio < needed:
+                    problems.append(f"{text_colour} on {fill}: {ratio:.2f}:1")
+    return problems
+
+
+def pictures(theme: str) -> list[str]:
+    """SVGs of every story's frames and a few drawings with every kind of mark, in `theme`."""
+    viz.set_theme(theme)
+    try:
+        svgs = [frame.svg for route in ROUTES for frame in story_frames(route)]
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        out = a.sigmoid()
+        y = out * a
+        names = dict(a=a, out=out, y=y)
+        cut = viz.cut(lambda: out.detach_(), y, names=names)
+        svgs.append(cut.draw(legend=True).pipe(format="svg", encoding="utf-8"))
+        svgs.append(viz.draw(y, names=names, legend=True).pipe(format="svg", encoding="utf-8"))
+        return svgs
+    finally:
+        viz.set_theme("default")
+
+
+def test_contrast_is_computed_as_wcag_says():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+    assert contrast("#c0392b", "#ffb3b3") < 4.5  # the old red on the stale fill
+
+
+@needs_dot
+@pytest.mark.parametrize("theme", list(viz.THEMES))
+def test_every_label_of_every_picture_has_contrast(theme):
+    svgs = pictures(theme)
+    assert len(svgs) > 20
+    problems = sorted({p for svg in svgs for p in low_contrast(svg)})
+    assert problems == []
+
+
+@needs_dot
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_picture_has_a_name_and_a_description(language):
+    viz.set_language(language)
+    try:
+        svgs = pictures("default")
+    finally:
+        viz.set_language("en")
+    for svg in svgs:
+        assert re.search(r'<svg\b[^>]*role="img"', svg)
+        name, description = svg_text_alternative(svg)
+        assert name and description, svg[:400]
+        assert "%3" not in name
+        # no node or edge id ("after_T0") left to be announced or shown as a tooltip
+        assert not re.search(r'class="(?:node|edge)">\s*<title>', svg)
+    if language == "zh":
+        assert all(re.search(r"[\u4e00-\u9fff]", svg_alt(svg)) for svg in svgs)
+
+
+@needs_dot
+def test_a_before_after_is_named_by_what_changed():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    svg = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out), label="out.detach()")
+    name, description = svg_text_alternative(svg.graph.pipe(format="svg", encoding="utf-8"))
+    assert name.startswith("after out.detach(): out.detach(): new tensor, leaf, no grad")
+    assert name.endswith("the graph's edges are unchanged")
+    # the description holds the text summary's facts: functions, their inputs, saved values
+    assert "SigmoidBackward0 <- [AccumulateGrad(a)]" in description
+    assert "saved: result=out (saved v0, now v0)" in description
+
+
+def test_an_output_is_told_apart_from_an_in_between_tensor_without_colour():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    y = out * a
+    source = viz.draw(y, names=dict(a=a, out=out, y=y)).source
+    assert re.search(r"<B>y</B>.*non-leaf, output", source)
+    assert not re.search(r"<B>out</B>[^\n]*output", source)
