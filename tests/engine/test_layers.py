@@ -52,7 +52,8 @@ VIZ_LAYERS: list[tuple[str, ...]] = [
         "changes",
         "doctor",
     ),  # the facts of a change: matching two snapshots, what changed
-    ("text", "change_text", "layout", "options"),  # words, and decisions made before drawing
+    ("text", "change_text", "alt_text", "layout", "options"),  # words (and a picture's text
+    # alternative), and decisions made before drawing
     ("style", "legend", "dot_graph", "labels", "builder", "render", "pairs"),  # DOT
     ("compare", "doctor_report"),  # before/after: orchestration of the layers above
     ("steps", "frames", "stories"),  # the stepper's steps, frames and ready-made stories

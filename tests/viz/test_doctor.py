@@ -18,7 +18,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import nn, viz
-from minigrad.viz import words
+from minigrad.viz import style, words
 from minigrad.viz.doctor import CAUSES
 from tests.viz.doctor_cases import BUGS, CORRECT, check_bug, check_correct
 
@@ -84,7 +84,7 @@ def test_the_picture_marks_the_cut_in_red():
     picture = report.picture()
     source = picture.source
     assert "cut: .detach(), bug_detach.py:12" in source
-    assert "#c0392b" in source and "tee" in source
+    assert style.RED in source and "tee" in source  # the course's cut style
     assert "0.weight" in source
 
 
