@@ -9,6 +9,7 @@ where a missing install is a failure.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import os
@@ -321,7 +322,13 @@ def check_site_pages_show_pictures_with_alt_text_and_load_nothing_remote(site: P
     assert len(pictures) >= 3
     for src in pictures:
         assert (site / "notebooks" / src).exists()
-    assert "Autograd graph drawn by minigrad.viz: " in page
+    # each picture's alt is the text alternative viz wrote into it (what it shows, drawn from
+    # the graph), not the label list made for a picture without one
+    images = [tag for tag in re.findall(r"<img\b[^>]*>", page) if "_images/" in tag]
+    alts = [html.unescape(m.group(1)) for tag in images if (m := re.search(r'alt="([^"]*)"', tag))]
+    assert len(alts) == len(images) >= 3
+    assert not [alt for alt in alts if alt.startswith("Autograd graph drawn by minigrad.viz")]
+    assert any("out.detach()" in alt for alt in alts), alts
     assert "speaker-notes" not in page
     assert (
         "_static/mathjax/tex-chtml.js" in (site / "notebooks" / "11_myth_busting.html").read_text()
