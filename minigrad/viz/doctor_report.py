@@ -78,9 +78,13 @@ class Report:
         """The graph behind each cut, up to the cut (None when no cut was traced)."""
         return draw_cuts([f for f in self.problems if _drawable(f)], self.params)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """The report's text, and its picture as every viz picture shows (SVG, with a PNG
+        beside it for front ends that show no untrusted SVG)."""
         picture = self.picture()
-        return None if picture is None else picture._repr_image_svg_xml()
+        bundle = {} if picture is None else picture._repr_mimebundle_(include, exclude)
+        bundle["text/plain"] = self.text()
+        return bundle
 
 
 def explain(
