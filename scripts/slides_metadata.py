@@ -11,7 +11,9 @@ in the same slide, by these rules (in order):
 
 1. an empty cell, one tagged `slides-skip`, the set-up cell (the notebook's first code cell:
    imports, seeds, `%xmode`), and every cell of a section (`##`) that holds a `torch-parity`
-   cell (the comparison with real torch is for the test suite, not for a room) -> "skip";
+   cell (the comparison with real torch is for the test suite, not for a room), and a folded
+   answer (markdown opening with `<details>`: a learner opens it after trying; on a slide it
+   would give the answer away, and the teacher's guide has every answer) -> "skip";
 2. markdown whose first line is a `#` or `##` heading -> "slide" (a new column in reveal.js);
 3. markdown whose first line is a `###` heading -> "subslide" (a new slide below);
 4. any other cell that would push the current slide past LINE_BUDGET lines (source plus
@@ -146,6 +148,10 @@ def skipped_cells(cells: list[dict]) -> set[int]:
             skipped.add(index)
         tags = cell.get("metadata", {}).get("tags", [])
         if SKIP_TAG in tags or not source_text(cell).strip():
+            skipped.add(index)
+        if cell.get("cell_type") == "markdown" and source_text(cell).lstrip().startswith(
+            "<details>"
+        ):
             skipped.add(index)
     return skipped
 
