@@ -719,6 +719,22 @@ class Layout:
         exact = all(i.kind in ("picture", "heading") for i in [*slide.items, item])
         return PICTURE_PX if exact else BUDGET_PX
 
+    @staticmethod
+    def code_to_keep_with(slide: Slide, item: Item) -> Item | None:
+        """The code item to move to the next slide with a short text output that does not fit
+        under it (taken off `slide`), or None. A one- or two-line output alone on a slide is a
+        sliver the room cannot place; its code beside it is what the question is about."""
+        if item.kind != "output" or item.height > 3 * CODE_LINE + CODE_PAD + BLOCK_GAP:
+            return None
+        if len(slide.items) < 2 or slide.items[-1].kind != "code":
+            return None
+        code = slide.items[-1]
+        if code.height + item.height > BUDGET_PX:
+            return None
+        slide.items.pop()
+        slide.used -= code.height
+        return code
+
     def place(self, item: Item) -> None:
         """Put one item on the current slide, or on a new one when it does not fit."""
         current = self.slides[-1] if self.slides else None
@@ -735,7 +751,11 @@ class Layout:
             if not only_heading or current.used + item.height > BUDGET_PX:
                 current = self.new_slide("subslide", current.heading)
         elif current.used + item.height > self.limit(current, item) and current.items:
+            moved = self.code_to_keep_with(current, item)
             current = self.new_slide("subslide", current.heading)
+            if moved is not None:  # a short output stays with its code, not alone on a sliver
+                current.items.append(moved)
+                current.used += moved.height
         elif item.picture is not None and current.items:
             room = max(self.limit(current, item) - current.used, 0)
             if not readable(item.picture, CONTENT_WIDTH, room):
