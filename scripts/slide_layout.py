@@ -321,13 +321,15 @@ def readable(picture: Picture, width_px: float, height_px: float) -> bool:
     return picture.smallest_font * PX_PER_PT * min(fit, MAX_SCALE) >= MIN_TEXT_PX - 0.05
 
 
-_SVG_TITLE = re.compile(r"<title>[^<]*</title>\s*")
+# a <title> that is the first child of a group: Graphviz's ids of graphs, clusters, nodes, edges
+_SVG_TITLE = re.compile(r"(<g\b[^>]*>\s*)<title>[^<]*</title>\s*")
 
 
 def without_titles(svg: str) -> str:
     """The SVG without Graphviz's <title> elements: a browser shows them as tooltips, and
-    they hold internal ids ("%3", "cluster_before", "after_F0")."""
-    return _SVG_TITLE.sub("", svg)
+    they hold internal ids ("%3", "cluster_before", "after_F0"). The picture's own title (the
+    first child of <svg>: its accessible name, written by minigrad.viz) stays."""
+    return _SVG_TITLE.sub(r"\1", svg)
 
 
 def tagged(svg: str, ident: str, part: str, overview: bool) -> str:

@@ -22,6 +22,7 @@ PAD = 6.0  # points kept around a part that is cut out
 MIN_OVERLAP = 160.0  # points two side-by-side windows of a wide picture share
 
 _SVG_TAG = re.compile(r"<svg\b[^>]*>", re.DOTALL)
+_OWN_TEXT = re.compile(r"\s*<title>[^<]*</title>(\s*<desc>[^<]*</desc>)?", re.DOTALL)
 _VIEWBOX = re.compile(r'viewBox="([-\d.\s]+)"')
 _TRANSLATE = re.compile(
     r'class="graph" transform="scale\(([\d.]+)[^)]*\)[^"]*translate\(([-\d.]+) ([-\d.]+)\)"'
@@ -421,6 +422,9 @@ def for_slide(picture: Picture, width_px: float, height_px: float, legend: bool 
         f' {width + PAD},{height + PAD} {width + PAD},{-PAD}"/>\n' + "".join(parts_svg) + "</g>\n"
     )
     head = picture.svg[: _SVG_TAG.search(picture.svg).end()]
-    svg = head + "\n" + graph + "</svg>\n"
+    # the picture's accessible name and description (minigrad.viz writes them right after the
+    # <svg> tag) go with it: the slide's alt text and a screen reader read them
+    own_text = _OWN_TEXT.match(picture.svg, len(head))
+    svg = head + (own_text.group(0) if own_text else "") + "\n" + graph + "</svg>\n"
     svg = _with_viewbox(svg, 0.0, 0.0, total_w * scale, total_h * scale)
     return Picture(svg, total_w * scale, total_h * scale, picture.smallest_font, picture.label)

@@ -105,11 +105,13 @@ def test_a_comparison_is_laid_out_again_for_a_wide_slide_and_keeps_every_label()
 
 def test_pictures_lose_their_graphviz_ids_and_chinese_comes_first_in_the_cjk_font() -> None:
     svg = (
-        '<svg><g><title>cluster_before</title><text font-family="Helvetica,sans-Serif">之前</text>'
+        '<svg role="img"><title>after out.detach()</title><desc>the long text</desc>'
+        '<g><title>cluster_before</title><text font-family="Helvetica,sans-Serif">之前</text>'
         "</g></svg>"
     )
     clean = without_titles(svg)
-    assert "<title>" not in clean
+    assert "cluster_before" not in clean
+    assert clean.startswith('<svg role="img"><title>after out.detach()</title>')  # its name
     assert "style=\"font-family:'Noto Sans SC',Helvetica,sans-Serif\"" in cjk_font_first(clean)
 
 
