@@ -5,13 +5,16 @@ gradient (Kahn's algorithm, no recursion, so a 100,000-node chain is fine); of t
 ready, the one recorded last runs first, as in torch. At each node:
 
 1. the gradients waiting for its outputs are taken (`GradBuffers`), and the hooks of the tensors
-   it made run on them (`Tensor.register_hook`, then `retain_grad`);
-2. its backward formula turns them into gradients for its inputs (`call_node`: pre-hooks,
-   the formula, checks, hooks);
-3. those are added to what waits at the next nodes (`GradBuffers.add`).
+   it made run on them (`Tensor.register_hook`, then `retain_grad`: `_Walk.before_node`);
+2. its backward formula turns them into gradients for its inputs (`_Walk.run`; with hooks or
+   in anomaly mode `backward_with_hooks`: pre-hooks, the formula, checks, hooks);
+3. those are added to what waits at the next nodes (`_Walk.pass_on`, `GradBuffers.add`).
 
 An `AccumulateGrad` node writes the gradient into its leaf's `.grad` instead. Saved values are
 freed at the end, unless `retain_graph=True`.
+
+One rule decides when a gradient array may be written to (`is_owned`): only an array the
+engine owns is summed into in place or becomes a leaf's `.grad` without a copy.
 
 With `targets` (autograd.grad, `backward(inputs=...)`), only the part of the graph that leads
 to them runs, and the gradient arriving at each target edge is returned; `accumulate=False`
@@ -38,9 +41,9 @@ import numpy as np
 
 from .dtypes import from_numpy_dtype
 from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .graph import AccumulateGrad, Node, tensors
+from .graph import AccumulateGrad, Node, add_to_grad, tensors
 
-__all__ = ["GradBuffers", "run_backward", "unbroadcast"]
+__all__ = ["GradBuffers", "is_owned", "run_backward", "unbroadcast"]
 
 Edge = tuple[Node, int]  # a node and one of its outputs
 _PACKAGE_DIR = os.path.dirname(__file__)
@@ -65,16 +68,29 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
     return grad.reshape(shape)
 
 
+def is_owned(grad: Any, borrowed: Any) -> bool:
+    """The one ownership rule: may the engine write into the gradient array `grad`?
+
+    Yes when only the engine holds it: a fresh, writeable array that a backward formula made or
+    a sum made here (`grad.base is None`: not a view). No for `borrowed`, the array a formula
+    was given (a formula may pass it on unchanged), for a view, for a read-only array, and for
+    what a user's hook returned. An owned array takes the next gradient in place and becomes a
+    leaf's `.grad` without a copy (at 10^6 elements each copy avoided is a pass over 4 MB);
+    any other array is never written to, and `.grad` gets its own copy of it.
+    """
+    return (
+        type(grad) is np.ndarray
+        and grad is not borrowed
+        and grad.base is None
+        and grad.flags.writeable
+    )
+
+
 class GradBuffers:
     """The gradients waiting at each node, summed as they arrive from the node's outputs.
 
-    `add` sums a broadcast gradient back to the input's shape first. A buffer is *owned* when
-    only the engine holds its array: a fresh, writeable result of a backward formula, or a sum
-    made here.
-    An owned array can take the next gradient in place and can become a leaf's `.grad` without
-    a copy: at 10^6 elements each copy avoided is a full pass over 4 MB. A *borrowed* array (a
-    view, a gradient passed through unchanged, the `gradient` a user gave) is never written to.
-    A node with several outputs waits with a list, one slot per output.
+    `owned` holds the nodes whose waiting array the engine owns (`is_owned`). A node with
+    several outputs waits with a list, one slot per output.
     """
 
     def __init__(self) -> None:
@@ -93,23 +109,27 @@ class GradBuffers:
             slots[nr] = grad if slots[nr] is None else slots[nr] + grad
             return
         previous = self.waiting.get(node)
-        if type(grad) is not np.ndarray:  # tensors (create_graph): a recorded sum
-            self.waiting[node] = grad if previous is None else previous + grad
-            return
-        owned = grad is not borrowed and grad.base is None and grad.flags.writeable
         if previous is None:  # the first gradient to arrive (for most nodes, the only one)
             self.waiting[node] = grad
-            if owned:
+            if is_owned(grad, borrowed):
                 self.owned.add(node)
-        elif node in self.owned and previous.dtype == grad.dtype:
-            previous += grad
-        elif owned and previous.dtype == grad.dtype:
-            grad += previous  # the waiting array is borrowed, the new one is ours: add into it
-            self.waiting[node] = grad
-            self.owned.add(node)
         else:
-            self.waiting[node] = previous + grad
-            self.owned.add(node)
+            self.waiting[node] = self._sum(node, previous, grad, borrowed)
+
+    def _sum(self, node: Node, previous: Any, grad: Any, borrowed: Any) -> Any:
+        """`previous + grad`, written into whichever of the two arrays is owned (same dtype)."""
+        if type(grad) is not np.ndarray:
+            return previous + grad  # tensors (create_graph): a recorded sum
+        if previous.dtype == grad.dtype:
+            if node in self.owned:
+                previous += grad
+                return previous
+            if is_owned(grad, borrowed):
+                grad += previous
+                self.owned.add(node)
+                return grad
+        self.owned.add(node)  # a new array, made here
+        return previous + grad
 
 
 # ---- the walk ---------------------------------------------------------------------------------
@@ -125,35 +145,21 @@ def run_backward(
     """Propagate gradients from `roots` (edge, gradient) to the leaves (see the module's text;
     `targets`: only the part leading to them runs, their gradients are returned)."""
     walk = _Walk(roots, targets, accumulate)
-    ready, waiting, needed = walk.ready, walk.buffers.waiting, walk.needed
-    plain = not is_anomaly_enabled()  # no anomaly mode: a node without hooks is just called
+    ready, waiting = walk.ready, walk.buffers.waiting
     previous_mode = (_state.grad_mode, _state.enabled)
     _state.grad_mode = _state.enabled = create_graph  # torch's rule for backward
     try:
         while ready:
             node = heapq.heappop(ready)[2]
             grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
-            runs = grad is not None and (needed is None or node in needed)
-            if node.tensor_hooks is not None or node.retained is not None or targets is not None:
-                grad = walk.before_node(node, grad, runs)
-            input_grads = ()
-            if runs:
-                if node.saved_names or node.frees_state:
-                    walk.ran.append(node)
-                if type(node) is AccumulateGrad:
-                    walk.accumulate(node, grad)
-                elif plain and node.pre_hooks is None and node.post_hooks is None:
-                    input_grads = node.backward(grad)
-                else:
-                    input_grads = call_with_hooks(node, grad)
-                if len(input_grads) != len(node.next_nodes):
-                    _check_count(node, input_grads)
+            if targets is not None or node.tensor_hooks is not None or node.retained is not None:
+                grad = walk.before_node(node, grad)
+            input_grads = () if grad is None else walk.run(node, grad)
             walk.pass_on(node, input_grads, grad)
     finally:
         _state.grad_mode, _state.enabled = previous_mode
     if not retain_graph:
-        for node in walk.ran:
-            node.release_saved()
+        walk.free_saved()
     return walk.captured
 
 
@@ -182,104 +188,140 @@ class _Walk:
                 self.push(node)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
         self.target_nodes = {} if targets is None else {node: None for node, _ in targets}
+        self.plain = not is_anomaly_enabled()  # a node without hooks is then just called
         self.captured: dict[Edge, Any] = {}
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
 
-    def before_node(self, node: Node, grad: Any, runs: bool) -> Any:
+    def before_node(self, node: Node, grad: Any) -> Any:
         """The gradient for `node`'s output after the hooks of the tensor it made (a leaf's for
         an AccumulateGrad), given to a tensor that retains its grad; captured if it is a target.
+        None when the node is not to run (no gradient, or not on a path to a target).
 
         torch's order: tensor hooks, then retain_grad, then (if the node runs) its pre-hooks.
         autograd.grad captures a target's gradient before these hooks when the node runs
         anyway (it leads to another target), after them when it does not.
         """
-        if self.targets is not None and self.needed is not None:
-            if not runs and node not in self.needed and node not in self.target_nodes:
-                return None  # off the paths to the targets: torch does not reach it
-        grads = grad if node.num_outputs != 1 else [grad]
-        if grads is None:
-            return None
-        if self.targets is not None and runs:
+        if grad is None or self.off_path(node):
+            return None  # torch does not reach it
+        runs = self.needed is None or node in self.needed
+        grads = [grad] if node.num_outputs == 1 else grad
+        if runs:
             self.capture(node, grads)
         if node.tensor_hooks is not None:
-            grads = _tensor_hooks(node, grads)
+            grads = self.tensor_hooks(node, grads)
         if node.retained is not None:
-            for nr, reference in node.retained.items():
-                tensor = reference()
-                if tensor is not None and grads[nr] is not None:
-                    tensor._accumulate_retained_grad(grads[nr])
-        if self.targets is not None and not runs:
+            _fill_retained_grads(node, grads)
+        if not runs:
             self.capture(node, grads)
-        return grads if node.num_outputs != 1 else grads[0]
+            return None
+        return grads[0] if node.num_outputs == 1 else grads
+
+    def tensor_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
+        """`_tensor_hooks`; a gradient a hook replaced is the user's tensor, not owned."""
+        before = list(grads)
+        grads = _tensor_hooks(node, grads)
+        if grads[0] is not before[0]:
+            self.buffers.owned.discard(node)
+        return grads
+
+    def off_path(self, node: Node) -> bool:
+        """With targets: `node` neither leads to one nor is one's own node."""
+        return self.needed is not None and node not in self.needed and node not in self.target_nodes
 
     def capture(self, node: Node, grads: list[Any]) -> None:
         """Keep the gradients of `node`'s outputs that autograd.grad asked for."""
+        if self.targets is None:
+            return
         for nr, value in enumerate(grads):
             if (node, nr) in self.targets and value is not None:
                 self.captured[(node, nr)] = value
 
+    def run(self, node: Node, grad: Any) -> Sequence[Any]:
+        """The gradients for `node`'s inputs: its backward formula, with its hooks if it has any
+        (none for an AccumulateGrad, which writes its leaf's `.grad` instead)."""
+        if node.saved_names or node.frees_state:
+            self.ran.append(node)  # its saved values are freed at the end
+        if type(node) is AccumulateGrad:
+            self.accumulate(node, grad)
+            return ()
+        if self.plain and node.pre_hooks is None and node.post_hooks is None:
+            input_grads = node.backward(grad)
+        else:
+            input_grads = backward_with_hooks(node, grad)
+        if len(input_grads) != len(node.next_nodes):
+            _check_count(node, input_grads)
+        return input_grads
+
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
         """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
         post-accumulate hooks, the node's post-hooks (the leaf's own hooks ran before)."""
+        owned = node in self.buffers.owned
         if node.pre_hooks is not None:
-            (grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
+            (new_grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
+            owned, grad = owned and new_grad is grad, new_grad
         leaf = node.variable
         had_grad = leaf._grad is not None
-        node.accumulate(grad, owned=node in self.buffers.owned)
-        if leaf._post_accumulate_hooks is not None:
-            for hook in list(leaf._post_accumulate_hooks.values()):
-                if hook(leaf) is not None:
-                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        node.accumulate(grad, owned)
+        _post_accumulate_hooks(leaf)
         if node.post_hooks is not None:
             # torch's first .grad is the incoming buffer itself: its hooks see that tensor
             seen = grad if had_grad or leaf._grad is None else leaf._grad
             _node_hooks(node.post_hooks, ((), (_as_tensor(seen),)), (), 0)
 
     def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
-        """Add each input's gradient to what waits at the node it goes to; a next node that has
-        now heard from every edge into it is ready to run."""
-        dependencies, given, numbers = self.dependencies, len(input_grads), node.next_output_nrs
-        buffers = self.buffers
-        waiting = buffers.waiting
+        """Add each input's gradient to what waits at the node it goes to (`grad`, what `node`
+        was given, is borrowed); a next node that has now heard from every edge into it is
+        ready to run."""
+        numbers, dependencies = node.next_output_nrs, self.dependencies
         for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
-            value = input_grads[index] if index < given else None
-            if value is None:
-                pass
-            elif (  # most often: the first gradient for a node with one output, as it is
-                type(value) is np.ndarray
-                and next_node not in waiting
-                and numbers is None
-                and next_node.num_outputs == 1
-                and value.shape == node.input_shapes[index]
-            ):
-                waiting[next_node] = value
-                if value is not grad and value.base is None and value.flags.writeable:
-                    buffers.owned.add(next_node)
-            else:
+            value = input_grads[index] if input_grads else None
+            if value is not None:
                 nr = 0 if numbers is None else numbers[index]
-                buffers.add(next_node, nr, value, node.input_shapes[index], grad)
-            remaining = dependencies[next_node] - 1
-            dependencies[next_node] = remaining
-            if remaining == 0:
+                self.buffers.add(next_node, nr, value, node.input_shapes[index], grad)
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
                 self.push(next_node)
 
     def push(self, node: Node) -> None:
         """`node` is ready to run (see `ready`)."""
         heapq.heappush(self.ready, (-node.sequence_nr, -next(self.pushes), node))
 
+    def free_saved(self) -> None:
+        """Free the saved values of the nodes that ran (backward without retain_graph)."""
+        for node in self.ran:
+            node.release_saved()
+
 
 def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:
-    """The gradients of `node`'s outputs after the hooks registered on the tensors it made."""
+    """The gradients of `node`'s outputs after the hooks registered on the tensors it made.
+
+    A hook sees a tensor (an array is wrapped for it) and may return a new one."""
     for nr, hooks in node.tensor_hooks.items():
         for hook in list(hooks.values()):
             if grads[nr] is not None:
-                seen = grads[nr] if type(grads[nr]) is not np.ndarray else None
-                value = seen if seen is not None else tensors.wrap(grads[nr])
+                value = _as_tensor(grads[nr])
                 result = checked_hook_result(hook, value, hook(value))
-                grads[nr] = result if seen is not None else result._array
+                grads[nr] = result if value is grads[nr] else result._array
     return grads
+
+
+def _fill_retained_grads(node: Node, grads: list[Any]) -> None:
+    """Add to `.grad` of each tensor `node` made that asked for it with `retain_grad()`."""
+    for nr, reference in node.retained.items():
+        tensor = reference()
+        if tensor is not None and grads[nr] is not None:
+            add_to_grad(tensor, grads[nr], owned=False)
+
+
+def _post_accumulate_hooks(leaf: Any) -> None:
+    """Run the leaf's `register_post_accumulate_grad_hook` hooks, which must return None."""
+    if leaf._post_accumulate_hooks is None:
+        return
+    for hook in list(leaf._post_accumulate_hooks.values()):
+        if hook(leaf) is not None:
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _count_dependencies(roots: dict[Node, None]) -> dict[Node, int]:
@@ -309,28 +351,36 @@ def _needed(roots: dict[Node, None], targets: dict[Edge, None], accumulate: bool
     only captures a target's gradient as it arrives.
     """
     target_nodes = {node for node, _ in targets}
-    needed: set[Node] = set()
-    done: set[Node] = set()
-    stack = [(node, False) for node in roots]
+    parents = _parents(roots)
+    needed = set(target_nodes) if accumulate else set()
+    stack = list(target_nodes)  # walk back from the targets, along the edges into them
     while stack:
-        node, children_done = stack.pop()
-        if node in done:
-            continue
-        if not children_done:
-            stack.append((node, True))
-            stack.extend((n, False) for n in node.next_nodes if n is not None and n not in done)
-            continue
-        done.add(node)
-        is_run_target = accumulate and node in target_nodes
-        if is_run_target or any(n in needed or n in target_nodes for n in node.next_nodes):
-            needed.add(node)
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
     return needed
+
+
+def _parents(roots: dict[Node, None]) -> dict[Node, list[Node]]:
+    """For every node reachable from `roots`: the nodes with an edge into it."""
+    parents: dict[Node, list[Node]] = {}
+    stack, seen = list(roots), set(roots)
+    while stack:
+        node = stack.pop()
+        for next_node in node.next_nodes:
+            if next_node is not None:
+                parents.setdefault(next_node, []).append(node)
+                if next_node not in seen:
+                    seen.add(next_node)
+                    stack.append(next_node)
+    return parents
 
 
 # ---- running one node -------------------------------------------------------------------------
 
 
-def call_with_hooks(node: Node, grad: Any) -> Sequence[Any]:
+def backward_with_hooks(node: Node, grad: Any) -> Sequence[Any]:
     """The gradients for `node`'s inputs: its pre-hooks, its backward formula (checked, in
     anomaly mode), its hooks."""
     grads = grad if node.num_outputs != 1 else [grad]
@@ -345,32 +395,42 @@ def call_with_hooks(node: Node, grad: Any) -> Sequence[Any]:
 
 
 def _node_hooks(hooks: dict, args: tuple, values: Sequence[Any], count: int) -> list[Any]:
-    """Run a node's hooks on tuples of tensors; a tuple a hook returns replaces `values`."""
+    """Run a node's hooks on tuples of tensors; a tuple a hook returns replaces `values`
+    (arrays stay arrays: the engine works on what the hooks' tensors hold)."""
     as_arrays = any(type(v) is np.ndarray for v in values)
-    wrapped = [tuple(None if v is None else _as_tensor(v) for v in arg) for arg in args]
+    wrapped = [tuple(_as_tensor(v) for v in arg) for arg in args]
     result = list(values)
     for hook in list(hooks.values()):
         replaced = hook(*wrapped)
         if replaced is not None:
-            if len(replaced) != count:
-                name = getattr(hook, "__name__", type(hook).__name__)
-                raise RuntimeError(
-                    f"hook '{name}' has returned an incorrect number of values (got "
-                    f"{len(replaced)}, but expected {count})"
-                )
-            if any(
-                old is None and new is not None for old, new in zip(result, replaced, strict=True)
-            ):
-                raise RuntimeError("can't replace a None gradient with a non-None value")
+            _check_replaced(hook, result, replaced, count)
             wrapped[0] = tuple(replaced)
             result = list(replaced)
-    if as_arrays:
-        result = [None if v is None else v if type(v) is np.ndarray else v._array for v in result]
-    return result
+    return [_as_array(v) for v in result] if as_arrays else result
+
+
+def _check_replaced(
+    hook: Callable[..., Any], old: list[Any], new: Sequence[Any], count: int
+) -> None:
+    """What a node hook returned must have one value per gradient, and no value for a None."""
+    if len(new) != count:
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(
+            f"hook '{name}' has returned an incorrect number of values (got {len(new)}, but "
+            f"expected {count})"
+        )
+    if any(before is None and after is not None for before, after in zip(old, new, strict=True)):
+        raise RuntimeError("can't replace a None gradient with a non-None value")
 
 
 def _as_tensor(value: Any) -> Any:
+    """A gradient as a hook sees it: an array wrapped as a tensor (None and tensors as they are)."""
     return tensors.wrap(value) if type(value) is np.ndarray else value
+
+
+def _as_array(value: Any) -> Any:
+    """A gradient as the engine keeps it while it works on arrays (None stays None)."""
+    return value if value is None or type(value) is np.ndarray else value._array
 
 
 def _check_count(node: Node, input_grads: Sequence[Any]) -> None:
@@ -389,7 +449,7 @@ def _checked(node: Node, grad: Any) -> Sequence[Any]:
         input_grads = node.backward(grad)
         if is_anomaly_check_nan_enabled():
             for index, value in enumerate(input_grads):
-                array = value if value is None or type(value) is np.ndarray else value._array
+                array = _as_array(value)
                 if array is not None and np.isnan(array).any():
                     raise RuntimeError(
                         f"Function '{node.name()}' returned nan values in its {index}th output."

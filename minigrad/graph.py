@@ -21,7 +21,7 @@ import itertools
 import sys
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,6 +33,8 @@ __all__ = [
     "Node",
     "RawSavedTensor",
     "RemovableHandle",
+    "Save",
+    "add_to_grad",
     "next_sequence_nr",
     "tensors",
 ]
@@ -97,6 +99,19 @@ def add_hook(hooks: dict[int, Callable[..., Any]], hook: Callable[..., Any]) -> 
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
     return handle
+
+
+class Save(NamedTuple):
+    """One value an op keeps for backward, as torch's derivatives.yaml names it.
+
+    `Save("other", input=1, needed_for=0)`: mul keeps its input 1 under the name `other`
+    (`grad_fn._saved_other`) only when input 0 needs a gradient, since only that gradient's
+    formula (`grad * other`) reads it; `needed_for=None` keeps it always.
+    """
+
+    name: str  # the name backward reads it by (`node.unpack(name)`), torch's `_saved_<name>`
+    input: int  # which input of the op is kept
+    needed_for: int | None = None  # kept only if this input needs a gradient (None: always)
 
 
 _SAVED_NUMBERS = ("exponent",)  # numbers an op keeps as plain attributes, shown as saved
@@ -199,10 +214,9 @@ class Node:
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
     saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
     saved_values: tuple[SavedTensor | np.ndarray, ...] = ()  # the values, in the same order
-    # What backward needs, as torch's derivatives.yaml names it: (name, input number, the
-    # input whose gradient needs it, or None for always). Mul keeps `other` only when `self`
-    # needs a gradient: saves = (("other", 1, 0), ("self", 0, 1)). tensor.py keeps them.
-    saves: tuple[tuple[str, int, int | None], ...] = ()
+    # What backward needs (see Save): mul keeps `other` only when `self` needs a gradient,
+    # saves = (Save("other", input=1, needed_for=0), Save("self", input=0, needed_for=1)).
+    saves: tuple[Save, ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     sequence_nr = 0  # when it was recorded (next_sequence_nr); backward runs later ones first
     # hooks, made when the first one is registered:
@@ -422,5 +436,32 @@ class AccumulateGrad(Node):
         return None if hooks is None else {0: hooks}
 
     def accumulate(self, grad: Any, owned: bool = False) -> None:
-        """`variable.grad += grad` (see Tensor._accumulate_grad)."""
-        self.variable._accumulate_grad(grad, owned)
+        """`variable.grad += grad` (see add_to_grad); `owned`: see engine.is_owned."""
+        if self.variable._requires_grad:  # else detach_() or requires_grad_(False) came since the
+            add_to_grad(self.variable, grad, owned)  # graph was built: torch skips the leaf too
+
+
+def add_to_grad(tensor: Any, grad: Any, owned: bool) -> None:
+    """`tensor.grad += grad` (a leaf's, or a tensor's that called retain_grad()), creating
+    `.grad` on the first call.
+
+    An array the engine owns becomes `.grad` as it is, with no copy (torch "steals" such a
+    buffer too); any other gets a copy. While backward records (create_graph), the gradient is a
+    tensor: `.grad` is a recorded copy of it, then a recorded sum, as in torch.
+    """
+    if hasattr(grad, "_array"):
+        if tensor._grad is None:
+            tensor._grad = type(tensor)._from_array(np.zeros_like(tensor._array)).copy_(grad)
+        else:
+            tensor._grad = tensor._grad + grad
+        return
+    array = tensor._array
+    if grad.shape != array.shape:
+        grad = grad.reshape(array.shape)
+    if tensor._grad is None:
+        if not (owned and grad.dtype == array.dtype):
+            grad = np.array(grad, dtype=array.dtype)
+        tensor._grad = type(tensor)._from_array(grad)
+    else:
+        tensor._grad._array += grad
+        tensor._grad._version_counter.bump()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
-from ..graph import Node
+from ..graph import Node, Save
 from .formulas import constant, record, zeros_like
 from .unary import LogBackward0, WhereBackward0, scaled
 
@@ -87,7 +87,7 @@ class RsubBackward1(Node):
 class MulBackward0(Node):
     """mul(self, other) -- self: grad * other; other: grad * self."""
 
-    saves = (("other", 1, 0), ("self", 0, 1))
+    saves = (Save("other", input=1, needed_for=0), Save("self", input=0, needed_for=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _promoted(np.multiply, a, b)
@@ -107,7 +107,7 @@ class MulBackward0(Node):
 class DivBackward0(Node):
     """div(self, other) -- self: grad / other; other: -grad * self / (other * other)."""
 
-    saves = (("self", 0, 1), ("other", 1, None))
+    saves = (Save("self", input=0, needed_for=1), Save("other", input=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         with np.errstate(**_QUIET):
@@ -165,7 +165,7 @@ class PowBackward0(Node):
     """pow(self, exponent: number) -- self: 0 if exponent == 0 else
     grad * exponent * self ** (exponent - 1)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def __init__(self, exponent: float) -> None:
         super().__init__()
@@ -192,7 +192,7 @@ class PowBackward1(Node):
     self: 0 where exponent == 0, else grad * exponent * self ** (exponent - 1);
     exponent: 0 where self == 0 and exponent >= 0, else grad * result * log(self)."""
 
-    saves = (("self", 0, None), ("exponent", 1, None))
+    saves = (Save("self", input=0), Save("exponent", input=1))
 
     saves_result = True
 
@@ -232,7 +232,7 @@ class MaximumBackward0(Node):
     """maximum(self, other) -- self: grad where self > other, grad / 2 where they tie;
     other: the same with the roles swapped (`minigrad.max(a, b)`)."""
 
-    saves = (("self", 0, None), ("other", 1, None))
+    saves = (Save("self", input=0), Save("other", input=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _promoted(np.maximum, a, b)
@@ -250,7 +250,7 @@ class MinimumBackward0(Node):
     """minimum(self, other) -- self: grad where self < other, grad / 2 where they tie;
     other: the same with the roles swapped (`minigrad.min(a, b)`)."""
 
-    saves = (("self", 0, None), ("other", 1, None))
+    saves = (Save("self", input=0), Save("other", input=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _promoted(np.minimum, a, b)
@@ -268,7 +268,7 @@ class PowBackward2(Node):
     """pow(number, self) -- self: 0 if number == 0 and self >= 0, else
     grad * result * log(number)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     saves_result = True
 
@@ -361,7 +361,7 @@ class RemainderBackward0(Node):
 class RemainderBackward1(Node):
     """remainder(self, other) -- self: grad; other: -grad * floor(self / other)."""
 
-    saves = (("self", 0, 1), ("other", 1, 1))
+    saves = (Save("self", input=0, needed_for=1), Save("other", input=1, needed_for=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return remainder(a, b)

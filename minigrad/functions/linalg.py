@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import from_numpy_dtype, kind_word
-from ..graph import Node
+from ..graph import Node, Save
 
 
 def _t(matrix: np.ndarray) -> np.ndarray:
@@ -27,7 +27,7 @@ def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
 class MmBackward0(Node):
     """mm(self, mat2) -- self: grad @ mat2.T; mat2: self.T @ grad."""
 
-    saves = (("self", 0, 1), ("mat2", 1, 0))
+    saves = (Save("self", input=0, needed_for=1), Save("mat2", input=1, needed_for=0))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = a.shape, b.shape
@@ -47,7 +47,7 @@ class MmBackward0(Node):
 class MvBackward0(Node):
     """mv(self, vec) -- self: outer(grad, vec); vec: self.T @ grad."""
 
-    saves = (("self", 0, 1), ("vec", 1, 0))
+    saves = (Save("self", input=0, needed_for=1), Save("vec", input=1, needed_for=0))
 
     def forward(self, a: np.ndarray, v: np.ndarray) -> np.ndarray:
         (n, k), (k2,) = a.shape, v.shape
@@ -71,7 +71,7 @@ class MvBackward0(Node):
 class DotBackward0(Node):
     """dot(self, tensor) -- self: grad * tensor; tensor: grad * self."""
 
-    saves = (("self", 0, 1), ("tensor", 1, 0))
+    saves = (Save("self", input=0, needed_for=1), Save("tensor", input=1, needed_for=0))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.shape != b.shape:
@@ -99,7 +99,7 @@ class BmmBackward0(Node):
     """bmm(self, mat2): a batch of matrix products -- self: grad @ mat2^T; mat2: self^T @ grad
     (^T swaps the last two dims)."""
 
-    saves = (("self", 0, 1), ("mat2", 1, 0))
+    saves = (Save("self", input=0, needed_for=1), Save("mat2", input=1, needed_for=0))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype != b.dtype:

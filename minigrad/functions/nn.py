@@ -12,7 +12,7 @@ import numpy as np
 
 from .._shapes import wrap_dim
 from ..dtypes import kind_word
-from ..graph import Node
+from ..graph import Node, Save
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
 from .views import GradIntoIndex
@@ -53,7 +53,7 @@ class AddmmBackward0(Node):
     older graph through this layer unusable, as in torch.
     """
 
-    saves = (("mat1", 1, 2), ("mat2", 2, 1))
+    saves = (Save("mat1", input=1, needed_for=2), Save("mat2", input=2, needed_for=1))
 
     def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = mat1.shape, mat2.shape
@@ -109,7 +109,7 @@ class EmbeddingBackward0(Node):
 class LeakyReluBackward0(Node):
     """leaky_relu(self, negative_slope) -- self: grad where self > 0, else grad * slope."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def __init__(self, negative_slope: float) -> None:
         self.negative_slope = negative_slope
@@ -128,7 +128,7 @@ class LeakyReluBackwardBackward0(Node):
     of a gradient stays connected to the input (WGAN-GP's penalty) -- grad_output: the same
     rule; self: zeros (flat almost everywhere)."""
 
-    saves = (("self", 1, 0),)
+    saves = (Save("self", input=1, needed_for=0),)
 
     def __init__(self, negative_slope: float) -> None:
         self.negative_slope = negative_slope
@@ -150,7 +150,7 @@ class HardtanhBackward0(Node):
     """hardtanh(self, min_val, max_val) = self clipped to [min_val, max_val] -- self: grad
     where min_val < self < max_val, else 0."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def __init__(self, low: float, high: float) -> None:
         self.low, self.high = low, high
@@ -168,7 +168,7 @@ class HardtanhBackwardBackward0(Node):
     self < max_val, else 0, as an op of its own (as torch) -- grad_output: the same rule;
     self: zeros."""
 
-    saves = (("self", 1, 0),)
+    saves = (Save("self", input=1, needed_for=0),)
 
     def __init__(self, low: float, high: float) -> None:
         self.low, self.high = low, high
@@ -263,7 +263,7 @@ class MseLossBackward0(Node):
     """mse_loss(self, target, reduction) -- self: 2 * (self - target) * grad (reduced back);
     target: the same with the opposite sign."""
 
-    saves = (("self", 0, None), ("target", 1, None))
+    saves = (Save("self", input=0), Save("target", input=1))
 
     def __init__(self, reduction: str) -> None:
         self.reduction = reduction
@@ -342,7 +342,7 @@ class BinaryCrossEntropyBackward0(Node):
     As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss.
     """
 
-    saves = (("self", 0, None), ("target", 1, None))
+    saves = (Save("self", input=0), Save("target", input=1))
 
     def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
         self.weight = weight
@@ -383,7 +383,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     loss = (1 - t) * x + c * softplus(-x), and softplus(-x) = max(-x, 0) + log1p(exp(-|x|)).
     """
 
-    saves = (("self", 0, None), ("target", 1, None))
+    saves = (Save("self", input=0), Save("target", input=1))
 
     def __init__(
         self, weight: np.ndarray | None, pos_weight: np.ndarray | None, reduction: str

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Node
+from ..graph import Node, Save
 from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
@@ -64,7 +64,7 @@ class ProdBackward0(Node):
     """prod(self) -- self: grad * (the product of all the other elements), which is
     grad * result / self where no element is 0."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
     saves_result = True
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -83,7 +83,7 @@ class ProdBackward1(Node):
     """prod(self, dim, keepdim) -- self: grad * (the product of the other elements along
     dim), unsqueezed at dim unless keepdim."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
     saves_result = True
 
     def __init__(self, axis: int, keepdim: bool) -> None:
@@ -181,7 +181,7 @@ class MaxBackward1(Node):
     """max(self) -- self: evenly_distribute_backward(grad, self, result): the gradient is shared
     between the elements equal to the maximum (the nan ones, if the maximum is nan)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
@@ -242,7 +242,7 @@ class MinBackward1(MaxBackward1):
     """min(self) -- self: evenly_distribute_backward(grad, self, result): shared between the
     elements equal to the minimum."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
@@ -275,7 +275,7 @@ class AmaxBackward0(Node):
     """amax(self, dim, keepdim) -- self: grad shared evenly between the elements equal to the
     maximum along dim."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     reduce = staticmethod(np.max)
 
@@ -305,7 +305,7 @@ class AminBackward0(AmaxBackward0):
 class VarBackward0(Node):
     """var(self, dim, correction, keepdim) -- self: grad * 2 * (self - mean) / (N - correction)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
         self.axes, self.correction, self.keepdim = axes, correction, keepdim
@@ -354,7 +354,7 @@ class LinalgVectorNormBackward0(Node):
     grad * self * |self|^(p-2) / result^(p-1) (p = 2: grad * self / result; p = 1:
     grad * sgn(self); p = inf: shared between the largest |self|; p = 0: zero)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     saves_result = True
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import float_dtype, result_dtype
-from ..graph import Node
+from ..graph import Node, Save
 from .formulas import cast, constant, is_array, record, zeros_like
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
@@ -20,7 +20,7 @@ class WhereBackward0(Node):
     """where(condition, self, other) -- self: where(condition, grad, 0);
     other: where(condition, 0, grad) (the bool condition gets no gradient)."""
 
-    saves = (("condition", 0, None),)
+    saves = (Save("condition", input=0),)
 
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         result = np.where(condition, a, b)
@@ -54,7 +54,7 @@ class ExpBackward0(Node):
 class SinBackward0(Node):
     """sin(self) -- self: grad * cos(self)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.sin(a.astype(float_dtype(a), copy=False))
@@ -66,7 +66,7 @@ class SinBackward0(Node):
 class CosBackward0(Node):
     """cos(self) -- self: grad * -sin(self)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.cos(a.astype(float_dtype(a), copy=False))
@@ -78,7 +78,7 @@ class CosBackward0(Node):
 class LogBackward0(Node):
     """log(self) -- self: grad / self."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         with np.errstate(**_QUIET):
@@ -92,7 +92,7 @@ class LogBackward0(Node):
 class Log1PBackward0(Node):
     """log1p(self) = log(1 + self), accurate near 0 -- self: grad / (self + 1)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         with np.errstate(**_QUIET):
@@ -157,7 +157,7 @@ class SigmoidBackwardBackward0(Node):
     of SigmoidBackward0 as an op of its own, as in torch, so it can be differentiated again --
     grad_output: grad * output * (1 - output); output: grad * grad_output * (1 - 2 * output)."""
 
-    saves = (("grad_output", 0, 1), ("output", 1, None))
+    saves = (Save("grad_output", input=0, needed_for=1), Save("output", input=1))
 
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
         local = np.subtract(1, output, out=np.empty_like(output))  # in one new array
@@ -191,7 +191,7 @@ class TanhBackwardBackward0(Node):
     TanhBackward0 as an op of its own, as in torch -- grad_output: tanh_backward(grad, output);
     output: grad * (-2 * output * grad_output)."""
 
-    saves = (("grad_output", 0, 1), ("output", 1, None))
+    saves = (Save("grad_output", input=0, needed_for=1), Save("output", input=1))
 
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
         local = np.multiply(output, output, out=np.empty_like(output))  # in one new array
@@ -225,7 +225,7 @@ class ThresholdBackwardBackward0(Node):
     formula as an op of its own, as in torch, so the gradient of a gradient stays connected to
     relu's output -- grad_output: the same rule; self: zeros (flat almost everywhere)."""
 
-    saves = (("self", 1, 0),)
+    saves = (Save("self", input=1, needed_for=0),)
 
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
         # `<= 0` rather than `> 0`: a nan passes its gradient through, as in torch
@@ -263,7 +263,7 @@ def sign_or_zero(values: np.ndarray) -> np.ndarray:
 class AbsBackward0(Node):
     """abs(self) -- self: grad * sgn(self) (0 at 0 and at nan, as in torch)."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.abs(a)
@@ -287,7 +287,7 @@ class SignBackward0(Node):
 class ClampBackward1(Node):
     """clamp(self, min, max) -- self: grad where min <= self <= max, else 0."""
 
-    saves = (("self", 0, None),)
+    saves = (Save("self", input=0),)
 
     def __init__(self, low: float | None, high: float | None) -> None:
         if low is None and high is None:
@@ -319,7 +319,7 @@ class ClampBackward0(Node):
     """clamp(self, min, max) with tensor bounds (a missing one is +-inf here) -- self: grad
     where min <= self <= max; min: grad where self < min; max: grad where self > max."""
 
-    saves = (("self", 0, None), ("min", 1, None), ("max", 2, None))
+    saves = (Save("self", input=0), Save("min", input=1), Save("max", input=2))
 
     def forward(self, a: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         dtype = result_dtype(a, low, high)
