@@ -102,10 +102,6 @@ def set_default_dtype(dtype: DType) -> None:
     _Defaults.float_dtype = dtype.numpy
 
 
-# torch's aliases: torch.float is float32, torch.double float64, torch.long int64, ...
-ALIASES = {"float": float32, "double": float64, "half": float16, "long": int64, "int": int32}
-
-
 def from_numpy_dtype(numpy_dtype: np.dtype) -> DType:
     """The DType for a numpy dtype; an error for dtypes minigrad does not support."""
     try:

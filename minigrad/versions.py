@@ -143,9 +143,9 @@ class SavedTensor:
 
     An input is kept as the tensor object itself (`owner`), as torch keeps it: `x.data = ...`
     after the forward is then seen by backward, and its counter and storage are the owner's.
-    An op's own output is kept as its array, counter and storage only (see `SavedOutput` in
-    tensor.py): a node that kept its output tensor would form a reference cycle
-    (output -> grad_fn -> output).
+    An op's own output is kept as its array, counter and storage only (`of_output`; tensor.py
+    rebuilds a tensor from them for `grad_fn._saved_result`): a node that kept its output
+    tensor would form a reference cycle (output -> grad_fn -> output).
     """
 
     # An input keeps only `owner`, `saved_version` and `had_history`; everything else starts
@@ -190,8 +190,9 @@ class SavedTensor:
         """A number written next to a tensor (the `2.0` of `y * 2.0`), kept as its array only.
 
         The tensor minigrad wrapped the number in is held by nothing else, so nothing can change
-        it in place: its counter and storage are made only if a picture asks for them. (A node
-        keeps such a number as its bare array, and makes this only when asked: Node.raw_saved.)
+        it in place: it has no counter and no storage (a picture draws it on memory of its own).
+        (A node keeps such a number as its bare array, and makes this only when asked:
+        Node.raw_saved.)
         """
         saved = cls.__new__(cls)
         saved._values = values
@@ -224,22 +225,16 @@ class SavedTensor:
         return self._values if self.owner is None else self.owner._array
 
     @property
-    def version_counter(self) -> VersionCounter:
-        """The counter of the saved memory (the owner's, for an input)."""
-        if self.owner is not None:
-            return self.owner._version_counter
-        if self._counter is None:  # a number (see of_number): made when first asked for
-            self._counter = VersionCounter()
-        return self._counter
+    def version_counter(self) -> VersionCounter | None:
+        """The counter of the saved memory (the owner's, for an input); None for a number and
+        for a freed input."""
+        return self._counter if self.owner is None else self.owner._version_counter
 
     @property
-    def storage(self) -> Storage:
-        """Which memory was saved (the owner's, for an input)."""
-        if self.owner is not None:
-            return self.owner._storage
-        if self._storage is None:  # a number (see of_number): made when first asked for
-            self._storage = Storage()
-        return self._storage
+    def storage(self) -> Storage | None:
+        """Which memory was saved (the owner's, for an input); None for a number and for a
+        freed input."""
+        return self._storage if self.owner is None else self.owner._storage
 
     @property
     def tensor_serial(self) -> int | None:
@@ -249,7 +244,8 @@ class SavedTensor:
     @property
     def current_version(self) -> int:
         """The version of the memory now; backward fails if it differs from `saved_version`."""
-        return self.version_counter.value
+        counter = self.version_counter
+        return 0 if counter is None else counter.value
 
     def check(self, reading: bool = False) -> None:
         """Refuse a value that was freed, changed in place since saved, or (for backward, not
@@ -308,13 +304,7 @@ class SavedTensor:
         return f"{text}, which is output 0 of {re.sub(r'Backward[0-9]*$', '', made_by)},"
 
     def free(self) -> None:
-        """Drop the values (what backward does without retain_graph=True).
-
-        What a picture still shows of a freed value (its memory, counter and tensor) is kept.
-        """
-        owner = self.owner
-        if owner is not None:
-            self._counter, self._storage = owner._version_counter, owner._storage
-            self._serial = owner._serial
+        """Drop the values (what backward does without retain_graph=True): all that is left is
+        the fact that they were freed (a picture draws a freed value on its own)."""
         self.freed = True
         self.owner = self._values = self.packed = None

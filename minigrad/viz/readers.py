@@ -87,20 +87,28 @@ class MinigradReader:
         """One dict per saved slot; `tensors` maps tensor uid -> tensor object."""
         values = []
         for slot, saved in node.saved.items():
-            owner = tensors.get(saved.tensor_serial)
-            values.append(
-                {
-                    "slot": slot,
-                    "tensor": owner,
-                    "is_output": saved.is_output,
-                    "freed": saved.freed,
-                    "saved_version": None if saved.freed else saved.saved_version,
-                    "current_version": None if saved.freed else saved.current_version,
-                    "storage": ("storage", saved.storage.serial),
-                    "counter": ("counter", id(saved.version_counter)),
-                }
-            )
+            entry = {"slot": slot, "is_output": saved.is_output, "freed": saved.freed}
+            if saved.freed:  # nothing is left of it (walk.py draws it on its own)
+                entry.update(tensor=None, saved_version=None, current_version=None)
+                entry.update(storage=None, counter=None)
+            else:
+                entry.update(
+                    tensor=tensors.get(saved.tensor_serial),
+                    saved_version=saved.saved_version,
+                    current_version=saved.current_version,
+                    storage=_key("storage", saved.storage, saved),
+                    counter=_key("counter", saved.version_counter, saved),
+                )
+            values.append(entry)
         return values
+
+
+def _key(kind: str, shared: Any, saved: Any) -> tuple[str, int]:
+    """The key of a saved value's storage or counter; a number saved next to a tensor has
+    neither (nothing else can look at it), so it gets one of its own."""
+    if shared is None:
+        return (f"number {kind}", id(saved))
+    return (kind, shared.serial if kind == "storage" else id(shared))
 
 
 _VERSION_ERROR = re.compile(r"is at version (\d+); expected version (\d+)")
