@@ -114,9 +114,6 @@ class Save(NamedTuple):
     needed_for: int | None = None  # kept only if this input needs a gradient (None: always)
 
 
-_SAVED_NUMBERS = ("exponent",)  # numbers an op keeps as plain attributes, shown as saved
-
-
 class SavedAttribute:
     """torch's `grad_fn._saved_<name>` (the value saved under <name>, as a tensor) and
     `grad_fn._raw_saved_<name>` (the SavedTensor itself); None where this node did not save it
@@ -217,6 +214,9 @@ class Node:
     # What backward needs (see Save): mul keeps `other` only when `self` needs a gradient,
     # saves = (Save("other", input=1, needed_for=0), Save("self", input=0, needed_for=1)).
     saves: tuple[Save, ...] = ()
+    # Numbers the op keeps as plain attributes, which torch shows as `_saved_<name>` too:
+    # pow's `exponent`, cat's and stack's `dim`.
+    saved_numbers: tuple[str, ...] = ()
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     sequence_nr = 0  # when it was recorded (next_sequence_nr); backward runs later ones first
     # hooks, made when the first one is registered:
@@ -230,6 +230,7 @@ class Node:
     _saved_other = SavedAttribute("other")
     _saved_result = SavedAttribute("result")
     _saved_exponent = SavedAttribute("exponent")
+    _saved_dim = SavedAttribute("dim")
     _saved_mat1 = SavedAttribute("mat1")
     _saved_mat2 = SavedAttribute("mat2")
     _saved_vec = SavedAttribute("vec")
@@ -248,7 +249,7 @@ class Node:
         fields.update(self.saved_names)
         if self.saves_result:
             fields.add("result")
-        fields.update(name for name in _SAVED_NUMBERS if name in self.__dict__)
+        fields.update(self.saved_numbers)
         return fields
 
     def __dir__(self) -> list[str]:

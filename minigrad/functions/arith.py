@@ -166,6 +166,7 @@ class PowBackward0(Node):
     grad * exponent * self ** (exponent - 1)."""
 
     saves = (Save("self", input=0),)
+    saved_numbers = ("exponent",)
 
     def __init__(self, exponent: float) -> None:
         super().__init__()

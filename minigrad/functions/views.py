@@ -372,17 +372,19 @@ class RepeatBackward0(Node):
 class CatBackward0(Node):
     """cat(tensors, dim) -- tensors: each its own slice of grad along dim."""
 
-    def __init__(self, axis: int) -> None:
-        self.axis = axis
+    saved_numbers = ("dim",)
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
-        return np.concatenate(arrays, axis=self.axis, dtype=result_dtype(*arrays))
+        return np.concatenate(arrays, axis=self.dim, dtype=result_dtype(*arrays))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
         pieces, start = [], 0
         for shape in self.input_shapes:
-            stop = start + shape[self.axis]
-            pieces.append(grad[(slice(None),) * self.axis + (slice(start, stop),)])
+            stop = start + shape[self.dim]
+            pieces.append(grad[(slice(None),) * self.dim + (slice(start, stop),)])
             start = stop
         return tuple(pieces)
 
@@ -390,14 +392,16 @@ class CatBackward0(Node):
 class StackBackward0(Node):
     """stack(tensors, dim) -- tensors: grad.unbind(dim)."""
 
-    def __init__(self, axis: int) -> None:
-        self.axis = axis
+    saved_numbers = ("dim",)
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
-        return np.stack(arrays, axis=self.axis, dtype=result_dtype(*arrays))
+        return np.stack(arrays, axis=self.dim, dtype=result_dtype(*arrays))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, ...]:
-        before = (slice(None),) * self.axis
+        before = (slice(None),) * self.dim
         return tuple(grad[(*before, i, Ellipsis)] for i in range(len(self.input_shapes)))
 
 

@@ -1234,3 +1234,66 @@ def test_autograd_simple_views_python(parity):
                 note(f"grads, {label}", [plain(a.grad), plain(b.grad)])
 
     parity(script)
+
+
+def test_inplace_on_view_python(parity):
+    """A Function that marks its input dirty and adds into it, applied to views of views of a
+    clone: gradcheck and gradgradcheck pass, and the result's node is CopySlices."""
+
+    def script(lib, note):
+        class PyAdd(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.mark_dirty(x)
+                x.add_(y)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, grad
+
+        def func(root, b):
+            x = root.clone()
+            PyAdd.apply(x.narrow(1, 2, 2).narrow(0, 1, 2), b)
+            PyAdd.apply(x.narrow(1, 0, 2).narrow(0, 1, 2), b)
+            return x
+
+        lib.manual_seed(0)
+        a = lib.randn(4, 4, dtype=lib.float64, requires_grad=True)
+        b = lib.randn(2, 2, dtype=lib.float64, requires_grad=True)
+        go = lib.randn(4, 4, dtype=lib.float64, requires_grad=True)
+        note("gradcheck", lib.autograd.gradcheck(func, [a, b], raise_exception=True))
+        note("gradgradcheck", lib.autograd.gradgradcheck(func, (a, b), (go,)))
+        out = func(a, b)
+        note("node", type(out.grad_fn).__name__)
+        out.backward(go.detach())
+        note("grads", [plain(a.grad), plain(b.grad)])
+
+    parity(script)
+
+
+def test_inplace_on_view_undefined_grad_output(parity):
+    """A dirty-marking Function on a view returns None for an input that requires grad: that
+    input gets no gradient, the view's base gets the other one."""
+
+    def script(lib, note):
+        class InplaceFunc(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, other):
+                ctx.mark_dirty(x)
+                return x.mul_(2)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2, None
+
+        a = lib.tensor([1.0], requires_grad=True)
+        view = a.clone()[:]
+        b = lib.tensor(1.0, requires_grad=True)
+        out = InplaceFunc.apply(view, b)
+        note("out is the view", out is view)
+        out.backward()
+        note("b.grad", b.grad)
+        note("a.grad", plain(a.grad))
+
+    parity(script)

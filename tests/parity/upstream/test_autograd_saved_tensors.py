@@ -11,7 +11,6 @@ Upstream tests of this family left out here, and why:
   test_custom_function_saving_mutated_view_no_leak: the garbage collector (disable_gc).
 - test_saved_tensor_constructor_with_hooks, test_saved_tensor_constructor_forbidden_without_flag:
   torch._C._autograd._make_saved_tensor and torch.autograd.SavedTensor() (private).
-- test_grad_fn_attr_bindings: the `_saved_*` names of many ops (api family, which lists them).
 - test_clear_saved_tensors_on_access, test_clear_saved_tensors_on_access_double_access_error:
   a Function class attribute torch added for memory (clear_saved_tensors_on_access).
 - test_save_on_cpu_and_checkpoint, test_graph_save_on_cpu, test_graph_save_on_cpu_cuda:
@@ -451,5 +450,42 @@ def test_custom_function_saved_tensors(parity):
         note("after backward", error_of(lambda: y.grad_fn.saved_tensors))
         y = get_fn(False).apply(a)
         note("nothing saved", y.grad_fn.saved_tensors)
+
+    parity(script)
+
+
+def test_grad_fn_attr_bindings(parity):
+    """What each kind of `_saved_<name>` gives: a tensor, a raw saved handle, an int; after
+    backward the tensors are freed but the numbers stay. (Upstream also reads
+    `_saved_indices`, `_saved_self_sym_sizes` and the fields of interpolate, pdist, logit,
+    div(rounding_mode) and threshold; minigrad keeps shapes in `input_shapes` and shows no
+    `_saved_*` for them.)"""
+
+    def script(lib, note):
+        a = lib.ones(1, requires_grad=True)
+        b = lib.zeros(1, requires_grad=True)
+        stacked = lib.stack([a, b], dim=0)
+        product = (a * 2) * b
+        note("a tensor", product.grad_fn._saved_self)
+        note("... is a Tensor", isinstance(product.grad_fn._saved_self, lib.Tensor))
+        raw = product.grad_fn._raw_saved_self
+        note("a raw handle takes hooks", callable(raw.register_hooks))
+        note("an int", stacked.grad_fn._saved_dim)
+        note("... is an int", type(stacked.grad_fn._saved_dim) is int)
+        note("pow's exponent", (a**3).grad_fn._saved_exponent)
+        raw.register_hooks(lambda x: x, lambda x: x)
+        product.sum().backward()
+        note("a freed tensor", error_of(lambda: product.grad_fn._saved_self))
+        note("an int after backward", stacked.grad_fn._saved_dim)
+
+        a = lib.ones(2, 2, requires_grad=True)
+        square = a * a
+        square.grad_fn._raw_saved_self.register_hooks(lambda x: x, lambda x: x)
+        square.sum().backward()
+        again = square.grad_fn._raw_saved_self
+        same = lambda x: x  # noqa: E731
+        note("hooks on a freed value", error_of(lambda: again.register_hooks(same, same)))
+        note("a name the op does not save", error_of(lambda: a.sum().grad_fn._saved_self))
+        note("cat's dim", lib.cat([a, a], dim=1).grad_fn._saved_dim)
 
     parity(script)
