@@ -1,5 +1,5 @@
 """The nodes that in-place changes record. Their first input is the value *before* the change
-(a copy `tensor.apply_inplace` makes when recording), so backward never sees the new values.
+(a copy `_apply_inplace` makes when recording), so backward never sees the new values.
 """
 
 from __future__ import annotations

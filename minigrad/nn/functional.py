@@ -1,7 +1,7 @@
 """Functions behind the layers and losses: `minigrad.nn.functional`, used as `F` like torch's.
 
-The ops the engine does not have are defined here the same way `ops.py` defines its own: one
-`Node` subclass per op, named like torch's `grad_fn` (`AddmmBackward0`, `LogSoftmaxBackward0`,
+The nodes these functions record live in `functions/nn.py`, like every other op's: one `Node`
+subclass per op, named like torch's `grad_fn` (`AddmmBackward0`, `LogSoftmaxBackward0`,
 `NllLossBackward0`, ...), with `forward` and `backward` side by side. A loss therefore shows up in
 a graph picture as one node, exactly where torch puts it.
 """
