@@ -194,10 +194,10 @@ class Node:
     output array, `saves`, the inputs backward will need, and `backward`, which turns
     the gradient of the output into one gradient per input, in the order of `next_functions`
     (None for an input that needs none). Each of those is a new array, or `grad` itself passed
-    through unchanged: the engine may add into a new array in place (engine.GradBuffers), so
+    through unchanged: the engine may add into a new array in place (`engine.is_owned`), so
     one new array must never be handed to two inputs.
 
-    `tensor.apply` is the one place that runs a forward and joins the graph; it fills in
+    `Tensor._apply` is the one place that runs a forward and joins the graph; it fills in
     `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
     """
 
