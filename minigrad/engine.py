@@ -208,7 +208,7 @@ class _Walk:
         if runs:
             self.capture(node, grads)
         if node.tensor_hooks is not None:
-            grads = self.tensor_hooks(node, grads)
+            grads = self.run_tensor_hooks(node, grads)
         if node.retained is not None:
             _fill_retained_grads(node, grads)
         if not runs:
@@ -216,11 +216,11 @@ class _Walk:
             return None
         return grads[0] if node.num_outputs == 1 else grads
 
-    def tensor_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
-        """`_tensor_hooks`; a gradient a hook replaced is the user's tensor, not owned."""
-        before = list(grads)
+    def run_tensor_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
+        """`_tensor_hooks`; a gradient a hook replaced is the user's tensor: no longer owned."""
+        first = grads[0]
         grads = _tensor_hooks(node, grads)
-        if grads[0] is not before[0]:
+        if grads[0] is not first:
             self.buffers.owned.discard(node)
         return grads
 
