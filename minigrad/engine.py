@@ -272,16 +272,17 @@ class _Walk:
         """Add each input's gradient to what waits at the node it goes to (`grad`, what `node`
         was given, is borrowed); a next node that has now heard from every edge into it is
         ready to run."""
-        numbers, dependencies = node.next_output_nrs, self.dependencies
+        numbers, dependencies, add = node.next_output_nrs, self.dependencies, self.buffers.add
         for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
             value = input_grads[index] if input_grads else None
             if value is not None:
                 nr = 0 if numbers is None else numbers[index]
-                self.buffers.add(next_node, nr, value, node.input_shapes[index], grad)
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
+                add(next_node, nr, value, node.input_shapes[index], grad)
+            remaining = dependencies[next_node] - 1
+            dependencies[next_node] = remaining
+            if remaining == 0:
                 self.push(next_node)
 
     def push(self, node: Node) -> None:

@@ -259,12 +259,16 @@ class SavedTensor:
             raise RuntimeError(DETACHED_IN_PLACE_MESSAGE)
         counter = self._counter if owner is None else owner._counter  # None: never changed
         if counter is not None and counter.value != self.saved_version:
-            hint = VERSION_HINT_IN_ANOMALY_MODE if is_anomaly_enabled() else VERSION_HINT
-            raise RuntimeError(
-                "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {self._describe()} is at version {self.current_version}; "
-                f"expected version {self.saved_version} instead. {hint}"
-            )
+            raise self._version_error()
+
+    def _version_error(self) -> RuntimeError:
+        """torch's in-place error: the saved value's memory moved on since it was saved."""
+        hint = VERSION_HINT_IN_ANOMALY_MODE if is_anomaly_enabled() else VERSION_HINT
+        return RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {self._describe()} is at version {self.current_version}; "
+            f"expected version {self.saved_version} instead. {hint}"
+        )
 
     def unpack(self) -> np.ndarray:
         """Return the saved values, after `check()`."""
