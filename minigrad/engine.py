@@ -73,8 +73,9 @@ def is_owned(grad: Any, borrowed: Any) -> bool:
 
     Yes when only the engine holds it: a fresh, writeable array that a backward formula made or
     a sum made here (`grad.base is None`: not a view). No for `borrowed`, the array a formula
-    was given (a formula may pass it on unchanged), for a view, for a read-only array, and for
-    what a user's hook returned. An owned array takes the next gradient in place and becomes a
+    was given (a formula may pass it on unchanged), for a read-only array, and for a view,
+    which is also how the engine goes on with an array a user's hook saw or returned (the user
+    may keep it: `_user_saw`). An owned array takes the next gradient in place and becomes a
     leaf's `.grad` without a copy (at 10^6 elements each copy avoided is a pass over 4 MB);
     any other array is never written to, and `.grad` gets its own copy of it.
     """
@@ -208,21 +209,13 @@ class _Walk:
         if runs:
             self.capture(node, grads)
         if node.tensor_hooks is not None:
-            grads = self.run_tensor_hooks(node, grads)
+            grads = _tensor_hooks(node, grads)
         if node.retained is not None:
             _fill_retained_grads(node, grads)
         if not runs:
             self.capture(node, grads)
             return None
         return grads[0] if node.num_outputs == 1 else grads
-
-    def run_tensor_hooks(self, node: Node, grads: list[Any]) -> list[Any]:
-        """`_tensor_hooks`; a gradient a hook replaced is the user's tensor: no longer owned."""
-        first = grads[0]
-        grads = _tensor_hooks(node, grads)
-        if grads[0] is not first:
-            self.buffers.owned.discard(node)
-        return grads
 
     def off_path(self, node: Node) -> bool:
         """With targets: `node` neither leads to one nor is one's own node."""
@@ -255,13 +248,11 @@ class _Walk:
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
         """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
         post-accumulate hooks, the node's post-hooks (the leaf's own hooks ran before)."""
-        owned = node in self.buffers.owned
         if node.pre_hooks is not None:
-            (new_grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
-            owned, grad = owned and new_grad is grad, new_grad
+            (grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
         leaf = node.variable
         had_grad = leaf._grad is not None
-        node.accumulate(grad, owned)
+        node.accumulate(grad, owned=node in self.buffers.owned and is_owned(grad, None))
         _post_accumulate_hooks(leaf)
         if node.post_hooks is not None:
             # torch's first .grad is the incoming buffer itself: its hooks see that tensor
@@ -304,7 +295,7 @@ def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:
             if grads[nr] is not None:
                 value = _as_tensor(grads[nr])
                 result = checked_hook_result(hook, value, hook(value))
-                grads[nr] = result if value is grads[nr] else result._array
+                grads[nr] = result if value is grads[nr] else _user_saw(result._array)
     return grads
 
 
@@ -407,7 +398,7 @@ def _node_hooks(hooks: dict, args: tuple, values: Sequence[Any], count: int) -> 
             _check_replaced(hook, result, replaced, count)
             wrapped[0] = tuple(replaced)
             result = list(replaced)
-    return [_as_array(v) for v in result] if as_arrays else result
+    return [_user_saw(_as_array(v)) for v in result] if as_arrays else result
 
 
 def _check_replaced(
@@ -427,6 +418,13 @@ def _check_replaced(
 def _as_tensor(value: Any) -> Any:
     """A gradient as a hook sees it: an array wrapped as a tensor (None and tensors as they are)."""
     return tensors.wrap(value) if type(value) is np.ndarray else value
+
+
+def _user_saw(array: np.ndarray | None) -> np.ndarray | None:
+    """An array a user's hook saw (or returned): the user may keep it, so the engine goes on
+    with a view of it, which it never writes into (`is_owned`), as torch does not write into a
+    gradient someone else holds."""
+    return None if array is None else array.view()
 
 
 def _as_array(value: Any) -> Any:

@@ -31,6 +31,33 @@ def test_a_tensor_an_accumulate_grad_prehook_returns_is_copied_into_grad():
     assert x.grad.tolist() == [5.0, 5.0, 5.0]
 
 
+def test_a_gradient_a_hook_kept_is_not_changed_by_the_next_backward():
+    # torch: a gradient someone else holds is never summed into in place
+    x = minigrad.ones(3, requires_grad=True)
+    seen = []
+    x.register_hook(lambda grad: seen.append(grad))
+    (x * 2).sum().backward()
+    (x * 2).sum().backward()
+    assert seen[0].tolist() == [2.0, 2.0, 2.0] and x.grad.tolist() == [4.0, 4.0, 4.0]
+
+    x = minigrad.ones(3, requires_grad=True)
+    seen = []
+    y = x * 2
+    y.grad_fn.next_functions[0][0].register_prehook(lambda grads: seen.append(grads[0]))
+    y.sum().backward(retain_graph=True)
+    y.sum().backward()
+    assert seen[0].tolist() == [2.0, 2.0, 2.0] and x.grad.tolist() == [4.0, 4.0, 4.0]
+
+
+def test_a_gradient_a_node_hook_kept_is_not_summed_into():
+    x = minigrad.ones(3, requires_grad=True)
+    seen = []
+    y = x * 2
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs[0]))
+    (y + x * 3).sum().backward()  # x's two gradients meet at its AccumulateGrad
+    assert seen[0].tolist() == [2.0, 2.0, 2.0] and x.grad.tolist() == [5.0, 5.0, 5.0]
+
+
 def test_the_gradient_a_user_gives_is_never_written_to_nor_kept():
     x = minigrad.ones(3, requires_grad=True)
     given = minigrad.ones(3)
@@ -46,7 +73,7 @@ def test_the_ownership_rule():
     fresh = np.ones(3)
     assert is_owned(fresh, borrowed=None)
     assert not is_owned(fresh, borrowed=fresh)  # passed on unchanged: the giver's
-    assert not is_owned(fresh[1:], borrowed=None)  # a view
+    assert not is_owned(fresh[1:], borrowed=None)  # a view (also what a hook saw)
     frozen = np.ones(3)
     frozen.flags.writeable = False
     assert not is_owned(frozen, borrowed=None)
