@@ -12,9 +12,9 @@
 - `nn.py`       what minigrad.nn.functional records (addmm, softmax, the losses)
 - `formulas.py` record(), sum_to(), constant(), ...: what backward formulas are written with
 
-Every class takes numpy arrays in `forward` and returns an array; `saves` names what backward
-needs after the input (`self`, `other`, and `saves_result` for the output, as torch's
-`_saved_*`), and its docstring states its derivative one line per input, in the style of
+Every class takes numpy arrays in `forward` and returns an array; `saves` names the inputs
+backward needs (`Save("other", input=1, needed_for=0)`: torch's `_saved_other`; `saves_result`
+for the output), and its docstring states its derivative one line per input, in the style of
 torch's derivatives.yaml (`self: grad * other`). `backward` is written once, with what
 `formulas.py` offers: it runs on arrays, and on tensors when backward records itself
 (create_graph=True). Nothing here imports the Tensor class: tensor.py runs these and joins
