@@ -23,6 +23,7 @@ import math
 from . import autograd, data, nn, optim, random
 from ._device import device
 from ._format import set_printoptions
+from ._tensor import Size, Tensor
 from .creation import (
     arange,
     as_tensor,
@@ -138,7 +139,6 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .random import Generator
-from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
 

@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from .._tensor import Tensor
 from ..functions.views import AliasBackward0
 from ..grad_mode import _state, no_grad
 from ..graph import Node, next_sequence_nr, tensors
-from ..tensor import Tensor
 from ..versions import SavedTensor
 
 __all__ = ["Error", "Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
