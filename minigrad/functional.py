@@ -46,6 +46,7 @@ __all__ = [
     "exp",
     "flatten",
     "gather",
+    "is_inference",
     "is_tensor",
     "log",
     "log1p",
