@@ -23,18 +23,18 @@ makes a tensor from data.
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from . import dtypes, graph
+from . import dtypes
 from ._convert import data_to_array, type_name
+from ._new_tensor import make_tensor, tensor_serials
 from ._shapes import Size
 from .backward_call import run_tensor_backward
 from .grad_mode import _state
-from .graph import AccumulateGrad, Node, RemovableHandle, add_hook
+from .graph import Node, RemovableHandle, add_hook
 from .methods.arithmetic import ArithmeticMethods
 from .methods.elementwise import ElementwiseMethods
 from .methods.indexing import IndexingMethods
@@ -43,8 +43,7 @@ from .methods.numpy_interop import NumpyInterop
 from .methods.printing import PrintingMethods
 from .methods.reductions import MaxResult, ReductionMethods
 from .methods.views import ViewMethods
-from .recording import TensorCore, _tensor_serials, make_tensor
-from .versions import SavedTensor
+from .recording import TensorCore
 from .watch import seen, watchers
 
 __all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
@@ -83,7 +82,7 @@ class Tensor(
         if isinstance(data, TensorCore):
             data = data._array
         self._array = data_to_array(data, dtype)
-        self._serial = next(_tensor_serials)  # creation order, for stable names in pictures
+        self._serial = next(tensor_serials)  # creation order, for stable names in pictures
         if _state.inference:
             self._inference = True
         if requires_grad:
@@ -398,46 +397,3 @@ apply_view = Tensor._apply_view
 
 
 apply = Tensor._apply  # the public op API: run a node's op on tensors, join the graph
-
-
-# ---- what the graph needs to make tensors (see graph.tensors) ----------------------------------
-
-
-def _apply_to_values(node: Node, *inputs: Any) -> Tensor | np.ndarray:
-    """`apply`, where some inputs may be Python numbers (a formula's `where(mask, 0.0, grad)`);
-    on arrays alone, just the op's forward."""
-    like = next((value for value in inputs if isinstance(value, Tensor)), None)
-    if like is None:
-        return node.forward(*inputs)
-    return Tensor._apply(
-        node, *[value if isinstance(value, Tensor) else like._wrap(value) for value in inputs]
-    )
-
-
-def _rebuild_output(saved: SavedTensor, node: Node) -> Tensor:
-    """A saved output as a tensor: its memory and counter, and the node as its grad_fn.
-
-    With saved-tensor hooks, the values come from the unpack hook and the history from the
-    tensor that was packed (as torch's SavedVariable.unpack): an output's node, an input's
-    grad_fn, or, for a leaf, its AccumulateGrad (so gradients of gradients reach the leaf).
-    """
-    if saved.unpack_hook is None:
-        tensor = Tensor._from_array(saved.array)
-        tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
-        tensor._grad_fn = node
-        return tensor
-    tensor = Tensor._from_array(saved.unpacked_tensor()._array)
-    if saved.is_output:
-        tensor._grad_fn = node
-    elif saved.packed_edge is not None:
-        edge, output_nr = saved.packed_edge
-        if isinstance(edge, AccumulateGrad):
-            tensor._requires_grad, tensor._accumulator = True, weakref.ref(edge)
-        else:
-            tensor._grad_fn, tensor._output_nr = edge, output_nr
-    return tensor
-
-
-graph.tensors.wrap = Tensor._from_array
-graph.tensors.apply = _apply_to_values
-graph.tensors.rebuild = _rebuild_output

@@ -19,7 +19,6 @@ class defined above it.
 
 from __future__ import annotations
 
-import itertools
 import os
 import sysconfig
 import traceback
@@ -31,6 +30,7 @@ import numpy as np
 
 from . import dtypes
 from ._fast import shared, write_in_place
+from ._new_tensor import tensor_serials
 from .functions.inplace import CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
 from .grad_mode import _Anomaly, _state
@@ -43,10 +43,8 @@ __all__ = [
     "LEAF_INPLACE_MESSAGE",
     "VIEW_CHANGED_MESSAGES",
     "TensorCore",
-    "make_tensor",
 ]
 
-_tensor_serials = itertools.count()
 # where the frames of minigrad itself and of Python's standard library come from
 _NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])
 
@@ -68,18 +66,6 @@ VIEW_CHANGED_MESSAGES = {
     )
 }
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
-
-
-def make_tensor(cls: type[TensorCore], array: np.ndarray) -> Any:
-    """A tensor of class `cls` on an array nobody else owns: new storage, new version counter
-    (both made when first asked for), a leaf that needs no grad."""
-    tensor = object.__new__(cls)
-    # numpy turns 0-d results into scalars (np.float32): keep an array
-    tensor._array = array if type(array) is np.ndarray else np.asarray(array)
-    tensor._serial = next(_tensor_serials)
-    if _state.inference:
-        tensor._inference = True
-    return tensor
 
 
 class TensorCore:
@@ -137,13 +123,13 @@ class TensorCore:
         self._memory = storage
 
     def _sibling(self, array: np.ndarray) -> TensorCore:
-        """A new tensor of this one's class on `array` (see `make_tensor`). A subclass may name
-        the class its results have (`_result_class`: nn.Parameter's results are plain tensors,
-        as in torch)."""
+        """A new tensor of this one's class on `array` (see _new_tensor.make_tensor). A subclass
+        may name the class its results have (`_result_class`: nn.Parameter's results are plain
+        tensors, as in torch)."""
         # (make_tensor's lines, inline: this runs for every result of every op)
         tensor = object.__new__(self._result_class or type(self))
         tensor._array = array if type(array) is np.ndarray else np.asarray(array)
-        tensor._serial = next(_tensor_serials)
+        tensor._serial = next(tensor_serials)
         if _state.inference:
             tensor._inference = True
         return tensor
@@ -179,6 +165,7 @@ class TensorCore:
         node = self._accumulator() if self._accumulator is not None else None
         if node is None:
             node = AccumulateGrad(self)
+            node.tensor_class = self._result_class or type(self)
             self._accumulator = weakref.ref(node)
         return node
 
@@ -256,6 +243,7 @@ class TensorCore:
         if _Anomaly.enabled:
             node.creation_trace = _user_stack()
         node.sequence_nr = next_sequence_nr()
+        node.tensor_class = type(output)  # (what the graph makes when it must hand out a tensor)
         output._grad_fn = node
 
     @staticmethod
@@ -440,6 +428,7 @@ class TensorCore:
         base = self._base
         copy_slices = CopySlices(self._view_chain, node)  # torch's edges: (old base, fn's others)
         copy_slices.sequence_nr = next_sequence_nr()
+        copy_slices.tensor_class = base._result_class or type(base)
         copy_slices.needs_input_grad = (base._needs_grad(), *node.needs_input_grad[1:])
         copy_slices.next_nodes = (base._edge(), *node.next_nodes[1:])
         if node.next_output_nrs is not None or base._output_nr:
@@ -466,6 +455,7 @@ class TensorCore:
         """A new grad_fn for this view after its memory changed in place: its region of the base."""
         window = AsStridedBackward0(self._view_chain)
         window.sequence_nr = next_sequence_nr()
+        window.tensor_class = self._result_class or type(self)
         window.needs_input_grad = (True,)
         window.next_nodes = (self._base._edge(),)
         window.input_shapes = (self._base._array.shape,)

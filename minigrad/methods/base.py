@@ -126,6 +126,14 @@ class TensorBase(TensorCore):
             )
         return wrapped
 
+    def _apply_with_numbers(self, node: Node, *inputs: Any) -> Tensor:
+        """`_apply` where some inputs may be Python numbers (a formula's `where(mask, 0.0,
+        grad)` under create_graph): each number becomes a tensor beside this one."""
+        return self._apply(
+            node,
+            *[value if isinstance(value, TensorCore) else self._wrap(value) for value in inputs],
+        )
+
     def _binary(self, node: Node, other: Tensor) -> Tensor:
         """An elementwise op of two tensors, after torch's broadcasting check."""
         shape, other_shape = self._array.shape, other._array.shape
