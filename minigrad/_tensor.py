@@ -41,12 +41,12 @@ from .methods.indexing import IndexingMethods
 from .methods.inplace import InplaceMethods
 from .methods.numpy_interop import NumpyInterop
 from .methods.printing import PrintingMethods
-from .methods.reductions import MaxResult, ReductionMethods
+from .methods.reductions import ReductionMethods
 from .methods.views import ViewMethods
 from .recording import TensorCore
 from .watch import seen, watchers
 
-__all__ = ["MaxResult", "Size", "Tensor", "apply", "run_tensor_backward"]
+__all__ = ["Size", "Tensor", "apply"]
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "

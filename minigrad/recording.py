@@ -38,12 +38,7 @@ from .graph import AccumulateGrad, Node, next_sequence_nr
 from .versions import SavedTensor, Storage, VersionCounter
 from .watch import seen, watchers
 
-__all__ = [
-    "INFERENCE_SAVE_MESSAGE",
-    "LEAF_INPLACE_MESSAGE",
-    "VIEW_CHANGED_MESSAGES",
-    "TensorCore",
-]
+__all__ = ["TensorCore"]
 
 # where the frames of minigrad itself and of Python's standard library come from
 _NOT_USER_CODE = (os.path.dirname(__file__), sysconfig.get_paths()["stdlib"])

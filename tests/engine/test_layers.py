@@ -470,3 +470,15 @@ def test_the_engine_imports_cleanly_from_any_module_first():
             [sys.executable, "-c", f"import {name}"], capture_output=True, text=True, check=False
         )
         assert result.returncode == 0, result.stderr
+
+
+def test_minigrad_tensor_is_the_factory_as_in_torch():
+    # torch.tensor is a function and torch/_tensor.py holds the class: `import torch.tensor`
+    # finds no module, and the name stays the function
+    import minigrad
+
+    assert callable(minigrad.tensor) and minigrad.tensor.__module__ == "minigrad.creation"
+    assert minigrad.Tensor.__module__ == "minigrad._tensor"
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("minigrad.tensor")
+    assert callable(minigrad.tensor)
