@@ -82,10 +82,10 @@ class TensorCore:
     _view_version = 0  # for a view: version of the memory when its grad_fn was made
     _creation_meta: str | None = None  # a view made in no_grad / inference mode, or by unbind
     _meta_inherited = False  # ... or a view of such a view
-    _grad_fn: Node | None = None  # see the grad_fn property
+    _grad_fn: Node | None = None  # see _current_grad_fn (Tensor.grad_fn)
     _output_nr = 0  # which output of its grad_fn this tensor is (unbind makes several)
     _requires_grad = False  # the flag of a leaf (a non-leaf requires grad through its grad_fn)
-    _grad: TensorCore | None = None  # see the grad property
+    _grad: TensorCore | None = None  # see Tensor.grad (_tensor.py)
     _retains_grad = False  # retain_grad() was called
     _accumulator: weakref.ref[AccumulateGrad] | None = None  # this leaf's node, held weakly
     _hooks: dict[int, Callable[..., Any]] | None = None  # a leaf's register_hook hooks

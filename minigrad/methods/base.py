@@ -275,8 +275,18 @@ class TensorBase(TensorCore):
     def _new(self, fill: Any, size: tuple, dtype: Any, requires_grad: bool, method: str) -> Tensor:
         sizes = check_sizes(shape_args(size, method), method)
         numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, method)
-        tensor = self._sibling(np.full(sizes, fill, dtype=numpy_dtype))
-        return tensor.requires_grad_(True) if requires_grad else tensor
+        return self._new_leaf(np.full(sizes, fill, dtype=numpy_dtype), requires_grad)
+
+    def _new_leaf(self, array: np.ndarray, requires_grad: bool) -> Tensor:
+        """A new leaf on `array` (the new_* methods), requiring grad if asked (floats only)."""
+        tensor = self._sibling(array)
+        if requires_grad:
+            if array.dtype.kind != "f":
+                raise RuntimeError(
+                    "Only Tensors of floating point and complex dtype can require gradients"
+                )
+            tensor._requires_grad = True
+        return tensor
 
     def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
         """Zeros of `size`, with this tensor's dtype."""
@@ -301,5 +311,4 @@ class TensorBase(TensorCore):
         if isinstance(data, TensorCore):
             data = data._array
         numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
-        tensor = self._sibling(np.array(data, dtype=numpy_dtype))
-        return tensor.requires_grad_(True) if requires_grad else tensor
+        return self._new_leaf(np.array(data, dtype=numpy_dtype), requires_grad)
