@@ -393,7 +393,6 @@ class Tensor(
 
 
 apply = Tensor._apply  # the public op API: run a node's op on tensors, join the graph
-apply_view = Tensor._apply_view
 
 
 apply = Tensor._apply  # the public op API: run a node's op on tensors, join the graph
