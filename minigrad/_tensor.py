@@ -9,9 +9,9 @@ The fields a learner should look at first (kept by `TensorCore`, recording.py):
 - `grad_fn`         the node that made this tensor, or None for a leaf
 - `_base`           for a view, the tensor whose memory it looks at
 
-Read this file top to bottom: making a tensor; what backward writes (`.grad`); the flags
-(`requires_grad`, `is_leaf`, `grad`, ...); hooks; the three ways to cut the graph (`detach`,
-`detach_`, `data`, together in one section); `backward`; conversion.
+Read this file top to bottom: making a tensor; the flags (`requires_grad`, `is_leaf`, `grad`,
+...); hooks; the three ways to cut the graph (`detach`, `detach_`, `data`, together in one
+section); `backward`, and what it writes into `.grad`; conversion.
 
 How an op joins the graph (`_apply`, `_apply_view`, `_apply_inplace`) is recording.py; the
 methods that compute something (`+`, `exp`, `sum`, `view`, `t[1:]`, `add_`, ...) are in
@@ -92,42 +92,6 @@ class Tensor(
     def _from_array(array: np.ndarray) -> Tensor:
         """Wrap an array that nobody else owns as a tensor (no copy; see TensorCore._sibling)."""
         return make_tensor(Tensor, array)
-
-    # ---- what backward writes -----------------------------------------------------------------
-
-    def _accumulate_grad(self, grad: Any, owned: bool) -> None:
-        """`self.grad += grad` for a leaf, creating `.grad` on the first call.
-
-        `owned` says that only the engine holds `grad`: then it becomes `.grad` as it is, with
-        no copy (torch "steals" such a buffer too). Otherwise `.grad` gets its own copy.
-        """
-        if not self._requires_grad:
-            return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
-        self._add_to_grad(grad, owned)
-
-    def _accumulate_retained_grad(self, grad: Any) -> None:
-        """Fill `.grad` of a non-leaf tensor that asked for it with `retain_grad()`."""
-        self._add_to_grad(grad, owned=False)
-
-    def _add_to_grad(self, grad: Any, owned: bool) -> None:
-        """`.grad += grad`: in place on arrays; while backward records (create_graph), as a
-        recorded copy, then a recorded sum, as torch does."""
-        if isinstance(grad, Tensor):
-            if self._grad is None:
-                self._grad = Tensor._from_array(np.zeros_like(self._array)).copy_(grad)
-            else:
-                self._grad = self._grad + grad
-            return
-        array = self._array
-        if grad.shape != array.shape:
-            grad = grad.reshape(array.shape)
-        if self._grad is None:
-            if not (owned and grad.dtype == array.dtype):
-                grad = np.array(grad, dtype=array.dtype)
-            self._grad = Tensor._from_array(grad)
-        else:
-            self._grad._array += grad
-            self._grad._version_counter.bump()
 
     # ---- flags -------------------------------------------------------------------------------
 
@@ -361,6 +325,42 @@ class Tensor(
                 )
             raise TypeError(f"'{type_name(gradient)}' object is not iterable")
         run_tensor_backward([self], [gradient], retain_graph, create_graph, inputs)
+
+    # ---- what backward writes -----------------------------------------------------------------
+
+    def _accumulate_grad(self, grad: Any, owned: bool) -> None:
+        """`self.grad += grad` for a leaf, creating `.grad` on the first call.
+
+        `owned` says that only the engine holds `grad`: then it becomes `.grad` as it is, with
+        no copy (torch "steals" such a buffer too). Otherwise `.grad` gets its own copy.
+        """
+        if not self._requires_grad:
+            return  # detach_() or requires_grad_(False) since the graph was built: torch skips it
+        self._add_to_grad(grad, owned)
+
+    def _accumulate_retained_grad(self, grad: Any) -> None:
+        """Fill `.grad` of a non-leaf tensor that asked for it with `retain_grad()`."""
+        self._add_to_grad(grad, owned=False)
+
+    def _add_to_grad(self, grad: Any, owned: bool) -> None:
+        """`.grad += grad`: in place on arrays; while backward records (create_graph), as a
+        recorded copy, then a recorded sum, as torch does."""
+        if isinstance(grad, Tensor):
+            if self._grad is None:
+                self._grad = Tensor._from_array(np.zeros_like(self._array)).copy_(grad)
+            else:
+                self._grad = self._grad + grad
+            return
+        array = self._array
+        if grad.shape != array.shape:
+            grad = grad.reshape(array.shape)
+        if self._grad is None:
+            if not (owned and grad.dtype == array.dtype):
+                grad = np.array(grad, dtype=array.dtype)
+            self._grad = Tensor._from_array(grad)
+        else:
+            self._grad._array += grad
+            self._grad._version_counter.bump()
 
     # ---- conversion --------------------------------------------------------------------------
 
