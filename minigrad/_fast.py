@@ -10,28 +10,34 @@ every op (benchmarks/README.md lists what each one buys):
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["SHARED_TUPLES_CAP", "ones_like_array", "shared", "write_in_place"]
+__all__ = ["SHARED_TUPLES", "SHARED_TUPLES_CAP", "ones_like_array", "shared", "write_in_place"]
 
 # How many different tuples `shared` keeps: enough for the few patterns of a training loop
-# (which inputs need a gradient, the shapes of its layers, the names of saved values), while
-# a program that makes thousands of shapes keeps only the most recently used.
+# (which inputs need a gradient, the shapes of its layers, the names of saved values); a
+# program that makes thousands of shapes starts again from empty when it is full.
 SHARED_TUPLES_CAP = 512
 
 
-@functools.lru_cache(maxsize=SHARED_TUPLES_CAP)
-def shared(values: tuple) -> tuple:
-    """One shared copy of a small tuple (equal tuples give the first one seen).
+class _SharedTuples(dict):
+    """tuple -> the first equal tuple seen; a key not there yet is added (see `shared`)."""
 
-    A graph of many nodes then holds fewer objects, and the garbage collector, which walks
-    every object a graph keeps alive, has less to do. (lru_cache: a hit runs no Python code.)
-    """
-    return values
+    def __missing__(self, values: tuple) -> tuple:
+        if len(self) >= SHARED_TUPLES_CAP:
+            self.clear()
+        self[values] = values
+        return values
+
+
+SHARED_TUPLES = _SharedTuples()
+# shared(values): one shared copy of a small tuple (equal tuples give the first one seen). A
+# graph of many nodes then holds fewer objects, and the garbage collector, which walks every
+# object a graph keeps alive, has less to do. (A dict lookup: a hit runs no Python code.)
+shared = SHARED_TUPLES.__getitem__
 
 
 def write_in_place(node: Any, target: Any, others: Sequence[Any]) -> bool:
