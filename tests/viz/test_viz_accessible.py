@@ -187,3 +187,21 @@ def test_every_stored_png_picture_has_the_alt_of_its_svg():
         if not alt.strip() or (svg and alt != svg_alt(svg)):
             missing.append(where)
     assert missing == [], f"{len(missing)} of {len(pictures)} stored PNGs without their alt"
+
+
+@needs_dot
+@pytest.mark.parametrize(("language", "tag"), [("en", "en"), ("zh", "zh-CN")])
+def test_a_picture_and_a_stepper_say_their_language(language, tag):
+    """WCAG 3.1.2: a Chinese picture or stepper inside an English page (JupyterLab's) is read
+    in a Chinese voice: its <svg>, the stepper, its pictures and texts carry lang."""
+    viz.set_language(language)
+    try:
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        svg = viz.draw(a.sigmoid(), names=dict(a=a)).pipe(format="svg", encoding="utf-8")
+        page = viz.cut_stepper("detach").html()
+    finally:
+        viz.set_language("en")
+    assert re.search(rf'<svg\b[^>]*role="img"[^>]*\blang="{tag}"', svg)
+    assert page.startswith(f'<div class="mg-stepper-static" lang="{tag}">')
+    assert page.count(f'class="mg-stepper-picture" lang="{tag}"') == page.count("<details")
+    assert page.count(f'class="mg-stepper-summary" lang="{tag}"') == page.count("<details")
