@@ -11,7 +11,7 @@ words letter by letter and an English voice skips Chinese. The course's rule:
   titles in the navigation, the "中文" link).
 - Code is exempt: `<code>`, `<pre>`, `<kbd>`, `<samp>` and `<var>` hold Python as Python prints
   it, read the same in any voice (screen readers read code by character or word anyway), and
-  so does mathematics (MathJax reads it itself).
+  so does mathematics (MathJax reads it itself; its TeX, $...$ or \\(...\\), stays as written).
 - Only element text can carry `lang`: `alt`, `title` and `aria-label` values stay as they are.
   A picture's text alternative is written whole in the page's language (minigrad.viz writes
   it in the language set with viz.set_language), so its name and description need none.
@@ -64,6 +64,8 @@ _CHINESE_RUN = re.compile(rf"[{_CJK}](?:[^{_CJK}<>]*[{_CJK}])*")
 _WORD = r"[A-Za-z0-9_][A-Za-z0-9_.()\[\]'’/+#-]*"
 _ENGLISH_RUN = re.compile(rf"(?<![A-Za-z0-9_]){_WORD}(?:[ \t\n,:;!?&\"“”‘]+{_WORD})*")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
+# TeX that MathJax typesets in the page (nbconvert's decks keep it as text): left alone
+_TEX = re.compile(r"(\$\$.+?\$\$|\$[^$\n]+?\$|\\\(.+?\\\)|\\\[.+?\\\])", re.DOTALL)
 _OWN_LANG = re.compile(r"(?:^|\s)(?:xml:)?lang\s*=")
 
 
@@ -100,7 +102,11 @@ def _chinese_spans(text: str) -> str:
 
 
 def _marked(raw: str, chinese_page: bool) -> str:
-    """One text node of the page, with its other-language runs marked (unchanged if none)."""
+    """One text node of the page, with its other-language runs marked (unchanged if none);
+    TeX in it ($...$, \\(...\\): MathJax typesets it in the browser, as in the decks) is kept."""
+    if _TEX.search(raw):
+        parts = _TEX.split(raw)  # text, TeX, text, ...: only the text is marked
+        return "".join(p if i % 2 else _marked(p, chinese_page) for i, p in enumerate(parts))
     text = html.unescape(raw)
     if chinese_page:
         if not any(_LETTERS.search(m.group(0)) for m in _ENGLISH_RUN.finditer(text)):

@@ -75,3 +75,15 @@ def test_a_page_without_the_other_language_is_unchanged_and_marking_twice_change
     once = mark_languages(ZH_PAGE)
     assert mark_languages(once) == once
     assert page_language(ZH_PAGE) == "zh-CN" and page_language("<html><body>") == "en"
+
+
+def test_tex_that_mathjax_typesets_in_the_page_is_left_as_written():
+    """The decks keep a markdown cell's maths as TeX text for MathJax: a span inside it would
+    break the formula (and show it as a long line of raw TeX)."""
+    page = (
+        '<html lang="zh-CN"><body><p>梯度是 $2\\,\\sigma\\,\\sigma\'$，一半是 \\(\\sigma x\\)，'
+        "$$\\frac{a}{b}$$ 会被 free 掉</p></body></html>"
+    )
+    marked = mark_languages(page)
+    assert english_spans(marked) == ["free"]
+    assert marked == page.replace("free", '<span lang="en">free</span>')
