@@ -1,28 +1,33 @@
 """minigrad: a small numpy autograd engine that behaves like PyTorch where it shares a name.
 
-Where to read, in the order a tensor meets them (each file imports only from the ones above
-it; README.md "Reading minigrad" says the same):
+Where to read, in the order a tensor meets them (README.md "Reading minigrad" says the same).
+The imports run the other way: `_tensor.py`, read first, sits on top and imports the layers
+beneath it; each module imports only from lower layers (tests/engine/test_layers.py).
 
-- `tensor.py`    the Tensor: its fields, joining the graph, its flags, hooks, the three ways to
-                 cut the graph (detach, detach_, data), backward, conversion
+- `_tensor.py`   the Tensor: its fields, its flags, hooks, the three ways to cut the graph
+                 (detach, detach_, data), backward, conversion (`minigrad.tensor` is the
+                 function that makes one, as `torch.tensor`)
 - `versions.py`  version counters and storage (what views, detach() and .data share), and
                  SavedTensor, whose check() is the version check backward makes
 - `graph.py`     nodes (grad_fn), AccumulateGrad, saved values, hooks on nodes
 - `engine.py`    the backward walk
+- `recording.py` the one place an op joins the graph (`TensorCore._apply` and its kin)
 - `functions/`   one class per torch grad_fn, forward beside backward (formulas.py: what
                  backward formulas are written with, on arrays and, for create_graph, tensors)
 - `methods/`     the Tensor's methods that compute something (+, exp, sum, view, t[1:], add_);
                  base.py: shape, dtype, memory (data_ptr, untyped_storage) and device
 - `autograd/`    backward(), grad(), Function, gradcheck, saved_tensors_hooks
-- `dtypes.py`, `_shapes.py`, `_convert.py`, `_device.py`, `_format.py`, `grad_mode.py`, `random.py`,
+- `backward_call.py` (where backward starts), `_fast.py` (speed tricks), `dtypes.py`,
+  `_shapes.py`, `_convert.py`, `_device.py`, `_format.py`, `grad_mode.py`, `random.py`,
   `creation.py`, `functional.py`, `nn/`, `optim.py`, `data.py`, `viz/`
 """
 
 import math
 
-from . import autograd, data, nn, optim, random
+from . import autograd, data, functional, nn, optim, random
 from ._device import device
 from ._format import set_printoptions
+from ._tensor import Size, Tensor
 from .creation import (
     arange,
     as_tensor,
@@ -64,70 +69,7 @@ from .dtypes import (
     set_default_dtype,
     uint8,
 )
-from .functional import (
-    abs,
-    add,
-    allclose,
-    amax,
-    amin,
-    argmax,
-    argmin,
-    cat,
-    chunk,
-    clamp,
-    clip,
-    clone,
-    cos,
-    detach,
-    diagonal,
-    div,
-    equal,
-    exp,
-    flatten,
-    gather,
-    is_inference,
-    is_tensor,
-    log,
-    log1p,
-    masked_fill,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mul,
-    narrow,
-    neg,
-    norm,
-    numel,
-    permute,
-    pow,
-    prod,
-    relu,
-    reshape,
-    round,
-    select,
-    sigmoid,
-    sign,
-    sin,
-    split,
-    split_with_sizes,
-    sqrt,
-    square,
-    squeeze,
-    stack,
-    std,
-    sub,
-    sum,
-    t,
-    tanh,
-    transpose,
-    unbind,
-    unsqueeze,
-    var,
-    where,
-)
+from .functional import *  # noqa: F403 - torch's functions (`functional.__all__`), listed once
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -138,7 +80,6 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .random import Generator
-from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
 
@@ -155,49 +96,22 @@ short = int16
 default_generator = random.default_generator()  # torch.default_generator: what manual_seed seeds
 
 __all__ = [
-    "sin",
-    "cos",
-    "square",
-    "minimum",
-    "maximum",
-    "prod",
-    "narrow",
-    "select",
-    "diagonal",
-    "split_with_sizes",
     "inf",
     "nan",
     "as_tensor",
-    "abs",
-    "add",
-    "allclose",
-    "amax",
-    "amin",
     "arange",
-    "argmax",
-    "argmin",
     "autograd",
     "bool",
     "bool_",
-    "cat",
-    "chunk",
-    "clamp",
-    "clip",
-    "clone",
     "data",
     "default_generator",
-    "detach",
-    "div",
     "device",
     "double",
     "DType",
     "empty",
     "empty_like",
     "enable_grad",
-    "equal",
     "eye",
-    "exp",
-    "flatten",
     "float",
     "float16",
     "float32",
@@ -205,7 +119,6 @@ __all__ = [
     "from_numpy",
     "full",
     "full_like",
-    "gather",
     "Generator",
     "get_default_dtype",
     "get_rng_state",
@@ -219,31 +132,16 @@ __all__ = [
     "int8",
     "is_anomaly_enabled",
     "is_grad_enabled",
-    "is_inference",
     "is_inference_mode_enabled",
-    "is_tensor",
     "linspace",
-    "log",
-    "log1p",
     "long",
     "short",
     "manual_seed",
-    "masked_fill",
-    "matmul",
-    "max",
-    "mean",
-    "min",
-    "mul",
-    "neg",
     "nn",
     "no_grad",
-    "norm",
-    "numel",
     "ones",
     "ones_like",
     "optim",
-    "permute",
-    "pow",
     "rand",
     "rand_like",
     "randint",
@@ -251,34 +149,16 @@ __all__ = [
     "randn_like",
     "random",
     "randperm",
-    "relu",
-    "reshape",
-    "round",
     "seed",
     "set_default_dtype",
     "set_grad_enabled",
     "set_printoptions",
     "set_rng_state",
-    "sigmoid",
-    "sign",
     "Size",
-    "split",
-    "sqrt",
-    "squeeze",
-    "stack",
-    "std",
-    "sub",
-    "sum",
-    "t",
-    "tanh",
     "Tensor",
     "tensor",
-    "transpose",
     "uint8",
-    "unbind",
-    "unsqueeze",
-    "var",
-    "where",
     "zeros",
     "zeros_like",
+    *functional.__all__,  # abs, add, cat, exp, matmul, ... (see functional.py)
 ]

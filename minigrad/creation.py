@@ -13,9 +13,9 @@ from . import dtypes, random
 from ._convert import check_number_fits, check_strides, data_to_array, type_name
 from ._device import check_device
 from ._shapes import check_sizes, shape_args
+from ._tensor import Tensor
 from .dtypes import default_float
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
-from .tensor import Tensor
 from .watch import seen, watchers
 
 __all__ = [

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import random
+from ._tensor import Tensor
 from .creation import from_numpy
-from .tensor import Tensor
 
 __all__ = ["noisy_line", "noisy_sine", "toy_sequence", "two_moons"]
 

@@ -23,7 +23,7 @@ to them runs, and the gradient arriving at each target edge is returned; `accumu
 Gradients are numpy arrays. With `create_graph=True` grad mode stays on during the walk and
 they are tensors, so every formula records what it computes: the gradients have a graph of
 their own and can be differentiated again. A user's hook always sees tensors: an array is
-wrapped for it (`graph.tensors.wrap`).
+wrapped for it (`make_tensor` of the node's `tensor_class`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
+from ._new_tensor import make_tensor
 from .dtypes import from_numpy_dtype
 from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
-from .graph import AccumulateGrad, Node, add_to_grad, tensors
+from .graph import AccumulateGrad, Node, add_to_grad
 
 __all__ = ["GradBuffers", "is_owned", "run_backward", "unbroadcast"]
 
@@ -249,7 +250,7 @@ class _Walk:
         """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
         post-accumulate hooks, the node's post-hooks (the leaf's own hooks ran before)."""
         if node.pre_hooks is not None:
-            (grad,) = _node_hooks(node.pre_hooks, ([grad],), [grad], 1)
+            (grad,) = _node_hooks(node, node.pre_hooks, ([grad],), [grad], 1)
         leaf = node.variable
         had_grad = leaf._grad is not None
         node.accumulate(grad, owned=node in self.buffers.owned and is_owned(grad, None))
@@ -257,7 +258,7 @@ class _Walk:
         if node.post_hooks is not None:
             # torch's first .grad is the incoming buffer itself: its hooks see that tensor
             seen = grad if had_grad or leaf._grad is None else leaf._grad
-            _node_hooks(node.post_hooks, ((), (_as_tensor(seen),)), (), 0)
+            _node_hooks(node, node.post_hooks, ((), (_as_tensor(node, seen),)), (), 0)
 
     def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
         """Add each input's gradient to what waits at the node it goes to (`grad`, what `node`
@@ -293,7 +294,7 @@ def _tensor_hooks(node: Node, grads: list[Any]) -> list[Any]:
     for nr, hooks in node.tensor_hooks.items():
         for hook in list(hooks.values()):
             if grads[nr] is not None:
-                value = _as_tensor(grads[nr])
+                value = _as_tensor(node, grads[nr])
                 result = checked_hook_result(hook, value, hook(value))
                 grads[nr] = result if value is grads[nr] else _user_saw(result._array)
     return grads
@@ -377,20 +378,22 @@ def backward_with_hooks(node: Node, grad: Any) -> Sequence[Any]:
     anomaly mode), its hooks."""
     grads = grad if node.num_outputs != 1 else [grad]
     if node.pre_hooks is not None:
-        grads = _node_hooks(node.pre_hooks, (grads,), grads, len(grads))
+        grads = _node_hooks(node, node.pre_hooks, (grads,), grads, len(grads))
     grad = grads[0] if node.num_outputs == 1 else tuple(grads)
     input_grads = node.backward(grad) if not is_anomaly_enabled() else _checked(node, grad)
     if node.post_hooks is not None:
         count = len(node.next_nodes)
-        input_grads = _node_hooks(node.post_hooks, (input_grads, grads), input_grads, count)
+        input_grads = _node_hooks(node, node.post_hooks, (input_grads, grads), input_grads, count)
     return input_grads
 
 
-def _node_hooks(hooks: dict, args: tuple, values: Sequence[Any], count: int) -> list[Any]:
+def _node_hooks(
+    node: Node, hooks: dict, args: tuple, values: Sequence[Any], count: int
+) -> list[Any]:
     """Run a node's hooks on tuples of tensors; a tuple a hook returns replaces `values`
     (arrays stay arrays: the engine works on what the hooks' tensors hold)."""
     as_arrays = any(type(v) is np.ndarray for v in values)
-    wrapped = [tuple(_as_tensor(v) for v in arg) for arg in args]
+    wrapped = [tuple(_as_tensor(node, v) for v in arg) for arg in args]
     result = list(values)
     for hook in list(hooks.values()):
         replaced = hook(*wrapped)
@@ -415,9 +418,10 @@ def _check_replaced(
         raise RuntimeError("can't replace a None gradient with a non-None value")
 
 
-def _as_tensor(value: Any) -> Any:
-    """A gradient as a hook sees it: an array wrapped as a tensor (None and tensors as they are)."""
-    return tensors.wrap(value) if type(value) is np.ndarray else value
+def _as_tensor(node: Node, value: Any) -> Any:
+    """A gradient as a hook sees it: an array wrapped as a tensor of the class `node` made
+    (None and tensors as they are)."""
+    return make_tensor(node.tensor_class, value) if type(value) is np.ndarray else value
 
 
 def _user_saw(array: np.ndarray | None) -> np.ndarray | None:

@@ -12,10 +12,10 @@ import numpy as np
 
 from ._convert import type_name
 from ._shapes import wrap_dim
+from ._tensor import Tensor, apply
 from .functions import views
 from .grad_mode import is_grad_enabled, no_grad
 from .methods.reductions import MaxResult
-from .tensor import Tensor, apply
 
 __all__ = [
     "sin",
@@ -46,6 +46,7 @@ __all__ = [
     "exp",
     "flatten",
     "gather",
+    "is_inference",
     "is_tensor",
     "log",
     "log1p",

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._new_tensor import make_tensor
 from .grad_mode import _state
 from .versions import SavedTensor, _hook_stack, current_saved_hooks
 
@@ -36,7 +37,7 @@ __all__ = [
     "Save",
     "add_to_grad",
     "next_sequence_nr",
-    "tensors",
+    "rebuild_saved",
 ]
 
 _node_serials = itertools.count()
@@ -47,31 +48,6 @@ def next_sequence_nr() -> int:
     """The next node's place in recording order (torch's sequence_nr): backward runs the ready
     node recorded last first, so gradients are summed in torch's order."""
     return next(_sequence_nrs)
-
-
-class _TensorMaker:
-    """How the graph makes tensors, for the few places it must: a user's hook sees tensors,
-    `create_graph=True` records formulas on tensors, `grad_fn._saved_result` is a tensor.
-
-    tensor.py imports this module, so this module cannot import it: tensor.py fills these in
-    when it is loaded (at the bottom of tensor.py).
-    """
-
-    def wrap(self, array: np.ndarray) -> Any:
-        """`array` as a tensor outside the graph."""
-        raise NotImplementedError("minigrad.tensor fills this in")
-
-    def apply(self, node: Node, *inputs: Any) -> Any:
-        """Run `node`'s op on tensors (or numbers) and join its result to the graph."""
-        raise NotImplementedError("minigrad.tensor fills this in")
-
-    def rebuild(self, saved: SavedTensor, node: Node) -> Any:
-        """A saved output of `node` as a tensor on its memory, whose grad_fn is `node`; or the
-        values an unpack hook gave back, with the packed tensor's history."""
-        raise NotImplementedError("minigrad.tensor fills this in")
-
-
-tensors = _TensorMaker()
 
 
 class RemovableHandle:
@@ -180,7 +156,9 @@ class RawSavedTensor:
         saved = self.saved
         if saved.unpack_hook is not None:
             return saved.packed
-        return saved.owner if saved.owner is not None else tensors.wrap(saved.array)
+        if saved.owner is not None:
+            return saved.owner
+        return make_tensor(self.node.tensor_class, saved.array)
 
     def unpack(self) -> Any:
         """The saved value as backward would get it (`grad_fn._saved_<name>`)."""
@@ -197,8 +175,9 @@ class Node:
     through unchanged: the engine may add into a new array in place (`engine.is_owned`), so
     one new array must never be handed to two inputs.
 
-    `Tensor._apply` is the one place that runs a forward and joins the graph; it fills in
-    `needs_input_grad`, `next_nodes` and `input_shapes` when the op is recorded.
+    `TensorCore._apply` (recording.py) is the one place that runs a forward and joins the
+    graph; it fills in `needs_input_grad`, `next_nodes`, `input_shapes` and `tensor_class`
+    when the op is recorded.
     """
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
@@ -209,6 +188,9 @@ class Node:
     next_nodes: tuple[Node | None, ...] = ()  # one per input: where its gradient goes, or None
     next_output_nrs: tuple[int, ...] | None = None  # which output of that node (None: all 0)
     input_shapes: tuple[tuple[int, ...], ...] = ()  # to sum broadcast gradients back
+    # the class of the tensors it made: what the graph makes when it must hand one out (to a
+    # hook, a create_graph formula, `_saved_result`), as it never names the Tensor class
+    tensor_class: type | None = None
     saved_names: tuple[str, ...] = ()  # the names kept for backward, e.g. ("other",)
     saved_values: tuple[SavedTensor | np.ndarray, ...] = ()  # the values, in the same order
     # What backward needs (see Save): mul keeps `other` only when `self` needs a gradient,
@@ -341,15 +323,15 @@ class Node:
         saved = self.raw_saved(name)
         saved.check(reading=True)
         if saved.unpack_hook is not None:  # the hook's values, with the packed tensor's history
-            return tensors.rebuild(saved, self)
+            return rebuild_saved(saved, self)
         if saved.owner is not None:
             return saved.owner
         if saved.is_output:
-            return tensors.rebuild(saved, self)
+            return rebuild_saved(saved, self)
         array = saved.array.copy()  # a number written next to a tensor (torch: in 64 bits)
         if array.dtype.kind in "fiu":
             array = array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
-        return tensors.wrap(array)
+        return make_tensor(self.tensor_class, array)
 
     def release_saved(self) -> None:
         """Free the saved values: the graph can then be walked only once more if nothing saved."""
@@ -385,7 +367,8 @@ class Node:
             result = self.backward(arrays[0] if len(arrays) == 1 else tuple(arrays))
         finally:
             _state.grad_mode, _state.enabled = previous
-        wrapped = tuple(None if value is None else tensors.wrap(value) for value in result)
+        kind = type(grads[0])  # (the class of the tensors given)
+        wrapped = tuple(None if value is None else make_tensor(kind, value) for value in result)
         return wrapped[0] if len(wrapped) == 1 else wrapped  # (torch: a tensor for one input)
 
     # An op that can write its result straight into its first input's memory (add, sub, mul)
@@ -462,7 +445,31 @@ def add_to_grad(tensor: Any, grad: Any, owned: bool) -> None:
     if tensor._grad is None:
         if not (owned and grad.dtype == array.dtype):
             grad = np.array(grad, dtype=array.dtype)
-        tensor._grad = type(tensor)._from_array(grad)
+        tensor._grad = type(tensor)._from_array(grad)  # (a plain Tensor, for a Parameter too)
     else:
         tensor._grad._array += grad
         tensor._grad._version_counter.bump()
+
+
+def rebuild_saved(saved: SavedTensor, node: Node) -> Any:
+    """A saved output of `node` as a tensor: its memory and counter, and `node` as its grad_fn.
+
+    With saved-tensor hooks, the values come from the unpack hook and the history from the
+    tensor that was packed (as torch's SavedVariable.unpack): an output's node, an input's
+    grad_fn, or, for a leaf, its AccumulateGrad (so gradients of gradients reach the leaf).
+    """
+    if saved.unpack_hook is None:
+        tensor = make_tensor(node.tensor_class, saved.array)
+        tensor._version_counter, tensor._storage = saved.version_counter, saved.storage
+        tensor._grad_fn = node
+        return tensor
+    tensor = make_tensor(node.tensor_class, saved.unpacked_tensor()._array)
+    if saved.is_output:
+        tensor._grad_fn = node
+    elif saved.packed_edge is not None:
+        edge, output_nr = saved.packed_edge
+        if isinstance(edge, AccumulateGrad):
+            tensor._requires_grad, tensor._accumulator = True, weakref.ref(edge)
+        else:
+            tensor._grad_fn, tensor._output_nr = edge, output_nr
+    return tensor

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from ._tensor import Tensor
 from .creation import tensor
 from .grad_mode import enable_grad, no_grad
-from .tensor import Tensor
 
 __all__ = ["SGD", "Adam", "Optimizer"]
 

@@ -13,7 +13,8 @@ warnings as errors (-W), offline. Steps:
    build/slides/ has it;
 2. sphinx-build -W -b html build/site-src build/site, plus build/slides/ as build/site/slides/
    when `make slides` ran before; each lesson's download button gets the notebook as it is in
-   the repository, and the Chinese pages say lang="zh-CN";
+   the repository, the Chinese pages say lang="zh-CN", and on every page the words in the
+   other language say theirs (scripts/page_language.py: WCAG 3.1.2);
 3. check the result: one page per notebook, no script or style sheet from http(s)://, every
    <img> has a real alt text (not empty, not a file name), and every local link resolves to a
    file (a folder only when it has an index.html).
@@ -38,6 +39,7 @@ from pathlib import Path
 
 from scripts import course
 from scripts.build_slides import copy_font  # the decks' CJK font, for the site too
+from scripts.page_language import mark_languages
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -220,7 +222,8 @@ def broken_links(out: Path) -> list[str]:
 
 def finish(out: Path, root: Path, solutions: bool) -> None:
     """After Sphinx: each lesson's download button gets the notebook as it is in the
-    repository, and the Chinese pages say they are Chinese (html lang)."""
+    repository, the Chinese pages say they are Chinese (html lang), and every page marks the
+    words of the other language (lang on a span; page_language.py)."""
     for nb in notebooks(root, solutions):
         target = out / "_sources" / "notebooks" / nb.relative_to(root)
         if target.exists():
@@ -228,6 +231,13 @@ def finish(out: Path, root: Path, solutions: bool) -> None:
     for page in [*(out / "notebooks" / ZH_FOLDER).glob("*.html"), *(out / "zh").glob("*.html")]:
         text = page.read_text(encoding="utf-8")
         page.write_text(text.replace('<html lang="en"', '<html lang="zh-CN"', 1), encoding="utf-8")
+    for page in out.rglob("*.html"):  # the other language's words marked (decks: build_slides)
+        if page.relative_to(out).parts[0] in ("_static", "_sources", "slides"):
+            continue
+        text = page.read_text(encoding="utf-8")
+        marked = mark_languages(text)
+        if marked != text:
+            page.write_text(marked, encoding="utf-8")
 
 
 def check(out: Path, root: Path = NOTEBOOKS, solutions: bool = False) -> list[str]:

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from docs._ext.course_alt_text import alt_for_svg  # the site's alt text, for the slides too
 from scripts import course
+from scripts.page_language import mark_languages
 from scripts.slide_layout import lay_out
 from scripts.slides_metadata import read_notes
 
@@ -514,6 +515,7 @@ def build_deck(
     page = page.replace('<html lang="en">', f'<html lang="{language}">', 1)
     page = add_alt_text(page, title or nb_path.stem, language)
     page = inline_cjk_pictures(page)
+    page = mark_languages(page, language)  # the other language's words say so (WCAG 3.1.2)
     target.write_text(page, encoding="utf-8")
     return page, problems
 

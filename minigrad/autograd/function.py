@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from .._tensor import Tensor
 from ..functions.views import AliasBackward0
 from ..grad_mode import _state, no_grad
-from ..graph import Node, next_sequence_nr, tensors
-from ..tensor import Tensor
+from ..graph import Node, next_sequence_nr, rebuild_saved
 from ..versions import SavedTensor
 
 __all__ = ["Error", "Function", "FunctionCtx", "FunctionNode", "once_differentiable"]
@@ -126,7 +126,7 @@ class FunctionNode(FunctionCtx, Node):
         saved = self.raw_saved(name)
         saved.check()
         if saved.unpack_hook is not None or saved.owner is None:
-            return tensors.rebuild(saved, self)  # (the hook's values, the packed history)
+            return rebuild_saved(saved, self)  # (the hook's values, the packed history)
         return saved.owner
 
     def backward(self, grad: Any) -> tuple[Any, ...]:
@@ -145,8 +145,8 @@ class FunctionNode(FunctionCtx, Node):
             if not self.materialize_grads or self.output_info[index] is None:
                 return None
             shape, dtype = self.output_info[index]
-            return tensors.wrap(np.zeros(shape, dtype=dtype))
-        return tensors.wrap(grad) if isinstance(grad, np.ndarray) else grad
+            return Tensor._from_array(np.zeros(shape, dtype=dtype))
+        return Tensor._from_array(grad) if isinstance(grad, np.ndarray) else grad
 
     def _checked_results(self, results: tuple[Any, ...], on_arrays: bool) -> tuple[Any, ...]:
         """torch's checks of what a Function's backward returned; the tensor inputs' gradients."""
@@ -315,6 +315,7 @@ def _connect(node: FunctionNode, args: tuple[Any, ...], results: tuple[Any, ...]
     """Join a Function's node to the graph: edges to its tensor inputs, its outputs, its saves."""
     inputs = [a for a in args if isinstance(a, Tensor)]
     node.sequence_nr = next_sequence_nr()
+    node.tensor_class = Tensor
     node.next_nodes = tuple(t._edge() for t in inputs)
     node.input_shapes = tuple(t._array.shape for t in inputs)
     if any(t._output_nr for t in inputs):
@@ -392,6 +393,7 @@ def _delayed_error(results: tuple[Any, ...]) -> tuple[Any, ...]:
     leaves = [r.detach().requires_grad_(True) if isinstance(r, Tensor) else None for r in results]
     node = Error()
     node.sequence_nr = next_sequence_nr()
+    node.tensor_class = Tensor
     node.num_outputs = len(results)
     node.needs_input_grad = tuple(leaf is not None for leaf in leaves)
     node.next_nodes = tuple(None if leaf is None else leaf._edge() for leaf in leaves)

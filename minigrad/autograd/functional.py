@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..grad_mode import enable_grad
-from ..tensor import Tensor
 from .gradients import grad
 
 __all__ = ["hessian", "jacobian"]

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from .. import random
+from .._tensor import Tensor
 from ..dtypes import float64
 from ..grad_mode import enable_grad
-from ..tensor import Tensor
 from .gradients import grad
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor, run_tensor_backward
+from .._tensor import Tensor
+from ..backward_call import run_tensor_backward
 
 __all__ = ["backward", "grad"]
 

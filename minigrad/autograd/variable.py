@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tensor import Tensor
+from .._tensor import Tensor
 
 __all__ = ["Variable"]
 

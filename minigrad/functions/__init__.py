@@ -17,6 +17,6 @@ backward needs (`Save("other", input=1, needed_for=0)`: torch's `_saved_other`; 
 for the output), and its docstring states its derivative one line per input, in the style of
 torch's derivatives.yaml (`self: grad * other`). `backward` is written once, with what
 `formulas.py` offers: it runs on arrays, and on tensors when backward records itself
-(create_graph=True). Nothing here imports the Tensor class: tensor.py runs these and joins
+(create_graph=True). Nothing here imports the Tensor class: recording.py runs these and joins
 them to the graph.
 """

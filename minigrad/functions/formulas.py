@@ -5,7 +5,8 @@ formula runs on tensors, and every step of it is recorded, so a gradient can be 
 again. `+ - * / ** @` and comparisons already work on both. For the rest a formula calls:
 
 - `record(node, *inputs)`: run an op node; on arrays that is just its `forward`, on tensors it
-  is recorded in the graph (through `graph.tensors.apply`, which tensor.py plugs in);
+  is recorded in the graph (by a method of the tensors given: this module never names the
+  Tensor class, which is defined above it);
 - the small helpers below, each an array branch and a tensor branch side by side.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 from ..dtypes import from_numpy_dtype
 from ..engine import unbroadcast
 from ..grad_mode import _state
-from ..graph import Node, tensors
+from ..graph import Node
 
 __all__ = [
     "cast",
@@ -46,11 +47,23 @@ def record(node: Node, *inputs: Any) -> Any:
     """`node`'s op on `inputs`: its forward on arrays, a recorded op on tensors.
 
     Backward runs with grad mode off, except with create_graph=True: then the values are
-    tensors and the op is recorded (graph.tensors.apply runs a bare forward on arrays too).
+    tensors and the op is recorded, through the first tensor given (numbers beside it become
+    tensors); on arrays and numbers alone it is a bare forward.
     """
     if not _state.enabled:
         return node.forward(*inputs)  # (numbers stay Python numbers: numpy keeps the dtype)
-    return tensors.apply(node, *inputs)
+    like = _first_tensor(inputs)
+    if like is None:
+        return node.forward(*inputs)
+    return like._apply_with_numbers(node, *inputs)
+
+
+def _first_tensor(values: tuple[Any, ...]) -> Any:
+    """The first value that is a tensor (not an array, not a Python number), or None."""
+    for value in values:
+        if not is_array(value) and not isinstance(value, (bool, int, float)):
+            return value
+    return None
 
 
 sum_to = unbroadcast  # `grad` summed down to `shape` (the backward of broadcasting)
@@ -87,13 +100,13 @@ def constant(compute: Callable[..., np.ndarray], *values: Any) -> Any:
     if all(is_array(value) for value in values):
         return compute(*values)
     arrays = [value if is_array(value) else value.detach().numpy() for value in values]
-    return tensors.wrap(compute(*arrays))
+    return _first_tensor(values)._sibling(compute(*arrays))
 
 
 def lift(array: np.ndarray, like: Any) -> Any:
     """A stored array (a weight, a mask) next to `like`: itself beside arrays, a tensor without
     history beside tensors."""
-    return array if is_array(like) else tensors.wrap(array)
+    return array if is_array(like) else like._sibling(array)
 
 
 def sum_keepdim(value: Any, dims: int | tuple[int, ...]) -> Any:

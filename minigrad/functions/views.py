@@ -2,8 +2,9 @@
 
 Each view op is a `ViewNode`: `view_of` maps the input's array to the output's array (a numpy
 view, no copy), and its backward writes the gradient into the part of the input the view
-looked at. `tensor.apply_view` makes the output share memory and version counter with its
-input. Indexing with an array (`t[[0, 2]]`) and joining (`cat`, `stack`) copy instead.
+looked at. `TensorCore._apply_view` (recording.py) makes the output share memory and version
+counter with its input. Indexing with an array (`t[[0, 2]]`) and joining (`cat`, `stack`) copy
+instead.
 
 A view of a view keeps the whole way from the root tensor's memory: a `ViewChain`, which the
 in-place machinery uses to find the region of the root that a view looks at.

@@ -8,8 +8,11 @@ the ops beneath its Python `Tensor`.
 - `views.py`       view, reshape, transpose, permute, squeeze, expand, unbind, split, ...
 - `indexing.py`    t[key], t[key] = value, gather, masked_fill
 - `inplace.py`     add_, mul_, zero_, copy_, relu_, sigmoid_, unsqueeze_, ... (the trailing _)
+- `numpy_interop.py` np.asarray(t), np.array(t), np.exp(t) (torch's refusal for grad tensors)
+- `printing.py`    repr(t): the numbers, then grad_fn=<...> or requires_grad=True
 
 Each method checks its arguments (torch's messages) and runs one op of `functions/` through the
-one place an op joins the graph, `Tensor._apply` / `_apply_view` / `_apply_inplace` (tensor.py),
-which every Tensor has. `Tensor` (tensor.py) inherits all of them and adds the autograd story.
+one place an op joins the graph, the layer below: `_apply` / `_apply_view` / `_apply_inplace` of
+`TensorCore` (recording.py). `Tensor` (_tensor.py) inherits all of them and adds the autograd
+story.
 """

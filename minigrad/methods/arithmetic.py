@@ -17,7 +17,7 @@ from ..watch import seen, watchers
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["ArithmeticMethods"]
 
@@ -40,7 +40,7 @@ def _comparison(compare: np.ufunc, name: str = "") -> Callable[[TensorBase, obje
                 )
             return NotImplemented
         broadcast_shapes(self._array.shape, wrapped._array.shape)
-        result = self._from_array(compare(self._array, wrapped._array))
+        result = self._sibling(compare(self._array, wrapped._array))
         if watchers:
             seen(compare.__name__, (self, wrapped), result)
         return result
@@ -62,7 +62,7 @@ def _bitwise(ufunc: np.ufunc, torch_name: str) -> Callable[[TensorBase, object],
                 kind = "Float" if array.dtype == np.float32 else "Double"
                 raise NotImplementedError(f"\"{torch_name}_cpu\" not implemented for '{kind}'")
         broadcast_shapes(self._array.shape, wrapped._array.shape)
-        return self._from_array(np.asarray(ufunc(self._array, wrapped._array)))
+        return self._sibling(np.asarray(ufunc(self._array, wrapped._array)))
 
     method.__doc__ = f"Elementwise {torch_name} of integer or bool tensors (not recorded)."
     return method
@@ -331,7 +331,7 @@ class ArithmeticMethods(TensorBase):
             raise TypeError(
                 "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
             )
-        return self._from_array(np.invert(self._array))
+        return self._sibling(np.invert(self._array))
 
     bitwise_not = __invert__
     __and__ = __rand__ = bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")

@@ -2,8 +2,8 @@
 
 A tensor's methods take numbers, numpy arrays and other tensors as their arguments; here those
 are turned into tensors the ops can run on, with torch's rules for their dtypes and errors.
-Lower modules test `isinstance(x, TensorBase)` where they need to know a tensor when they see
-one (tensor.py, which defines `Tensor`, sits above them).
+Every method group runs its op through the recording layer below it (`TensorCore._apply`, ...,
+in recording.py); `Tensor` (_tensor.py), which inherits all of them, sits above.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from .._convert import warn_scalar_of_grad
 from .._device import device
 from .._shapes import Size, broadcast_shapes, check_sizes, shape_args, wrap_dim
 from ..graph import Node
+from ..recording import TensorCore
 from ..watch import seen, watchers
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["NUMPY_OF_GRAD_MESSAGE", "TensorBase", "UntypedStorage"]
 
@@ -59,19 +60,12 @@ class UntypedStorage:
 _NUMBERS: dict[tuple[type, object, np.dtype], Any] = {}  # see TensorBase._number
 
 
-class TensorBase:
-    """The root of Tensor's method groups (methods/*.py); see tensor.py for the Tensor itself."""
+class TensorBase(TensorCore):
+    """The root of Tensor's method groups (methods/*.py); see _tensor.py for the Tensor itself."""
 
     # numpy hands `array * tensor` back to the tensor instead of converting it (its deferral
     # rule for objects of higher priority); np.exp(t) converts through __array__, as in torch
     __array_priority__ = 1000
-    _array: np.ndarray
-
-    # provided by Tensor (tensor.py): the one place an op joins the graph
-    _apply: Any
-    _apply_view: Any
-    _apply_inplace: Any
-    _from_array: Any
 
     def _wrap(self, value: object) -> Tensor | None:
         """Turn a number (or numpy array) used with this tensor into a tensor without grad.
@@ -82,7 +76,7 @@ class TensorBase:
         else (a list, a string) gives None: the operator then returns NotImplemented and Python
         raises its TypeError, as with torch.
         """
-        if isinstance(value, TensorBase):
+        if isinstance(value, TensorCore):
             return value
         if type(value) is float and self._array.dtype.kind == "f":  # the common case
             return self._number(value, self._array.dtype)
@@ -91,9 +85,9 @@ class TensorBase:
                 return None
             return self._number(value, dtypes.scalar_dtype(value, self._array.dtype))
         if isinstance(value, np.ndarray):
-            if self.requires_grad:
+            if self._needs_grad():
                 raise RuntimeError(NUMPY_OF_GRAD_MESSAGE)
-            return self._from_array(np.array(value))
+            return self._sibling(np.array(value))
         return None
 
     def _number(self, value: object, dtype: np.dtype) -> Tensor:
@@ -114,7 +108,7 @@ class TensorBase:
                     else np.asarray(value).astype(dtype)  # ints wrap, as torch
                 )
             array.flags.writeable = False
-            wrapped = _NUMBERS[key] = self._from_array(array)
+            wrapped = _NUMBERS[key] = self._sibling(array)
             wrapped._wrapped_number, wrapped._inference = True, False
         return wrapped
 
@@ -122,7 +116,7 @@ class TensorBase:
         self, value: object, method: str, position: int = 1, name: str = "other"
     ) -> Tensor:
         """`value` as a tensor for a named method (`t.add(x)`), with torch's TypeError."""
-        if isinstance(value, TensorBase):
+        if isinstance(value, TensorCore):
             return value
         wrapped = self._wrap(value)
         if wrapped is None:
@@ -132,16 +126,20 @@ class TensorBase:
             )
         return wrapped
 
+    def _apply_with_numbers(self, node: Node, *inputs: Any) -> Tensor:
+        """`_apply` where some inputs may be Python numbers (a formula's `where(mask, 0.0,
+        grad)` under create_graph): each number becomes a tensor beside this one."""
+        return self._apply(
+            node,
+            *[value if isinstance(value, TensorCore) else self._wrap(value) for value in inputs],
+        )
+
     def _binary(self, node: Node, other: Tensor) -> Tensor:
         """An elementwise op of two tensors, after torch's broadcasting check."""
         shape, other_shape = self._array.shape, other._array.shape
         if shape != other_shape and shape and other_shape:  # a 0-d side (a number) always fits
             broadcast_shapes(shape, other_shape)
         return self._apply(node, self, other)
-
-    @property
-    def requires_grad(self) -> bool:  # defined by Tensor; here for the type checker
-        raise NotImplementedError
 
     # ---- shape and dtype ---------------------------------------------------------------------
 
@@ -220,7 +218,7 @@ class TensorBase:
 
     def __contains__(self, element: object) -> bool:
         """`value in t`: whether any element equals `value` (a number or a tensor)."""
-        if not isinstance(element, (TensorBase, numbers.Number, np.number, np.bool_)):
+        if not isinstance(element, (TensorCore, numbers.Number, np.number, np.bool_)):
             raise RuntimeError(
                 "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
                 f"{type(element)}."
@@ -228,6 +226,16 @@ class TensorBase:
         return bool((self == element).any())
 
     # ---- Python's conversions (bool(t), float(t), f"{t:.3f}", len(t), iteration) ----------
+
+    def item(self) -> float | int | bool:
+        """The single value of a one-element tensor, as a Python number."""
+        if self._array.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._array.size} elements cannot be converted to Scalar"
+            )
+        if watchers:
+            seen("item", (self,), None)
+        return self._array.reshape(()).item()
 
     def __format__(self, spec: str) -> str:
         if self.ndim == 0 and spec:
@@ -246,7 +254,7 @@ class TensorBase:
     def __float__(self) -> float:
         if self._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad:
+        if self._needs_grad():
             warn_scalar_of_grad(stacklevel=2)
         if watchers:
             seen("__float__", (self,), None)
@@ -267,8 +275,18 @@ class TensorBase:
     def _new(self, fill: Any, size: tuple, dtype: Any, requires_grad: bool, method: str) -> Tensor:
         sizes = check_sizes(shape_args(size, method), method)
         numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, method)
-        tensor = self._from_array(np.full(sizes, fill, dtype=numpy_dtype))
-        return tensor.requires_grad_(True) if requires_grad else tensor
+        return self._new_leaf(np.full(sizes, fill, dtype=numpy_dtype), requires_grad)
+
+    def _new_leaf(self, array: np.ndarray, requires_grad: bool) -> Tensor:
+        """A new leaf on `array` (the new_* methods), requiring grad if asked (floats only)."""
+        tensor = self._sibling(array)
+        if requires_grad:
+            if array.dtype.kind != "f":
+                raise RuntimeError(
+                    "Only Tensors of floating point and complex dtype can require gradients"
+                )
+            tensor._requires_grad = True
+        return tensor
 
     def new_zeros(self, *size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
         """Zeros of `size`, with this tensor's dtype."""
@@ -290,8 +308,7 @@ class TensorBase:
 
     def new_tensor(self, data: object, dtype: Any = None, requires_grad: bool = False) -> Tensor:
         """A new tensor holding a copy of `data`, with this tensor's dtype."""
-        if isinstance(data, TensorBase):
+        if isinstance(data, TensorCore):
             data = data._array
         numpy_dtype = self._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
-        tensor = self._from_array(np.array(data, dtype=numpy_dtype))
-        return tensor.requires_grad_(True) if requires_grad else tensor
+        return self._new_leaf(np.array(data, dtype=numpy_dtype), requires_grad)

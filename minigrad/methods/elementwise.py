@@ -15,7 +15,7 @@ from ..functions import nn, unary
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["ElementwiseMethods"]
 
@@ -112,7 +112,7 @@ class ElementwiseMethods(TensorBase):
     def _bound(self, value: Any, missing: float) -> Tensor:
         """A clamp bound as a tensor (a missing one is +-inf, a number a 0-d tensor)."""
         if value is None:
-            return self._from_array(np.array(missing, dtype=self._array.dtype))
+            return self._sibling(np.array(missing, dtype=self._array.dtype))
         return self._operand(value, "clamp")
 
     clip = clamp

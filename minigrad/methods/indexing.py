@@ -22,7 +22,7 @@ from ..functions.inplace import IndexPutBackward0
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["IndexingMethods"]
 

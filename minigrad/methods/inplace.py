@@ -1,6 +1,6 @@
 """In-place methods (the trailing `_`): they change this tensor's memory, bump the version
 counter it shares with its views and detach()ed aliases, and, when the change must be
-differentiated, record it (see `Tensor._apply_inplace` in tensor.py).
+differentiated, record it (see `TensorCore._apply_inplace` in recording.py).
 
 The in-place view ops (`unsqueeze_`, `squeeze_`, `t_`, `transpose_`) change the tensor's shape
 instead of its values; they bump the version too, as torch's do.
@@ -31,7 +31,7 @@ from ..graph import Node
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["InplaceMethods"]
 

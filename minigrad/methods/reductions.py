@@ -18,7 +18,7 @@ from ..watch import seen, watchers
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["MaxResult", "MinResult", "ReductionMethods"]
 
@@ -81,7 +81,7 @@ def _dim_or_axis(method: str, dim: Any, axis: Any) -> Any:
 def _check_grad_dtype(tensor: TensorBase, dtype: Any) -> None:
     """torch refuses to reduce a tensor that requires grad into an integer dtype."""
     numpy_dtype = dtypes.to_numpy_dtype(dtype)
-    if tensor.requires_grad and is_grad_enabled() and numpy_dtype.kind != "f":
+    if tensor._needs_grad() and is_grad_enabled() and numpy_dtype.kind != "f":
         raise RuntimeError(f"Autograd not support dtype: {dtypes.kind_word(numpy_dtype)}")
 
 
@@ -209,7 +209,7 @@ class ReductionMethods(TensorBase):
         axis = wrap_dim(dim, self.ndim)
         node = kind(axis if self.ndim else None, keepdim)
         values = self._apply(node, self)
-        return result(values, self._from_array(node.indices.astype(np.int64)))
+        return result(values, self._sibling(node.indices.astype(np.int64)))
 
     def amax(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Maximum along `dim` (all dims by default); ties share the gradient."""
@@ -300,21 +300,21 @@ class ReductionMethods(TensorBase):
             index = np.asarray(find(self._array), dtype=np.int64)
             if keepdim:  # every dim kept, each of size 1
                 index = index.reshape((1,) * self.ndim)
-            return self._from_array(index)
+            return self._sibling(index)
         axis = wrap_dim(dim, self.ndim)
         if self.ndim == 0:
-            return self._from_array(np.zeros((), dtype=np.int64))
-        return self._from_array(find(self._array, axis=axis, keepdims=keepdim))
+            return self._sibling(np.zeros((), dtype=np.int64))
+        return self._sibling(find(self._array, axis=axis, keepdims=keepdim))
 
     def all(self, dim: DimArg = None, keepdim: bool = False) -> Tensor:
         """True when every element is nonzero (along `dim`, or of all elements)."""
         axes = normalize_dims(dim, self.ndim)
-        return self._from_array(np.asarray(self._array.all(axis=axes, keepdims=keepdim)))
+        return self._sibling(np.asarray(self._array.all(axis=axes, keepdims=keepdim)))
 
     def any(self, dim: DimArg = None, keepdim: bool = False) -> Tensor:
         """True when some element is nonzero (along `dim`, or of all elements)."""
         axes = normalize_dims(dim, self.ndim)
-        return self._from_array(np.asarray(self._array.any(axis=axes, keepdims=keepdim)))
+        return self._sibling(np.asarray(self._array.any(axis=axes, keepdims=keepdim)))
 
     def allclose(
         self, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False

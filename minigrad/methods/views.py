@@ -16,7 +16,7 @@ from ..functions import views
 from .base import TensorBase
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from .._tensor import Tensor
 
 __all__ = ["ViewMethods"]
 

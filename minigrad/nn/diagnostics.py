@@ -17,9 +17,9 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
+from .._tensor import Tensor
 from ..creation import manual_seed, randn
 from ..grad_mode import no_grad
-from ..tensor import Tensor
 from . import functional as F
 from .modules import Linear, ReLU, Sequential
 

@@ -16,6 +16,7 @@ import numpy as np
 from .. import random
 from .._convert import type_name
 from .._shapes import broadcast_shapes
+from .._tensor import Tensor, apply
 from ..functions.arith import DivBackward1
 from ..functions.nn import (
     AddmmBackward0,
@@ -31,7 +32,6 @@ from ..functions.nn import (
     check_softmax_input,
     softmax_dim,
 )
-from ..tensor import Tensor, apply
 
 __all__ = [
     "binary_cross_entropy",

@@ -18,8 +18,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from .._tensor import Tensor
 from ..autograd.function import Function, FunctionCtx
-from ..tensor import Tensor
 
 __all__ = ["BackwardHookFunction", "call_with_hooks"]
 

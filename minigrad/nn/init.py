@@ -14,9 +14,9 @@ import warnings
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..grad_mode import no_grad
 from ..random import Generator
-from ..tensor import Tensor
 
 __all__ = [
     "calculate_gain",

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from .._tensor import Tensor
 from ..creation import zeros
 from ..grad_mode import no_grad
 from ..graph import RemovableHandle, add_hook
-from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .hooks import call_with_hooks
@@ -58,6 +58,8 @@ class Parameter(Tensor):
 
     Like torch, it shares memory (and version counter) with the tensor it is made from.
     """
+
+    _result_class = Tensor  # what ops and detach() make from a parameter: plain tensors
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         source = data.detach() if data is not None else Tensor._from_array(np.empty(0, np.float32))

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..grad_mode import no_grad
-from ..tensor import Tensor
 
 __all__ = ["clip_grad_norm_"]
 

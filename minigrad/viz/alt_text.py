@@ -29,6 +29,7 @@ __all__ = [
     "pair_name",
     "svg_alt",
     "svg_text_alternative",
+    "text_language",
 ]
 
 MAX_NAME_CHANGES = 2  # a name says at most this many changes, then "and N more"
@@ -38,6 +39,7 @@ _INNER_TITLE = re.compile(
     r'(<g id="[^"]*" class="(?:graph|node|edge)"[^>]*>)\s*<title>[^<]*</title>'
 )
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>")
+_CHINESE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _TOP_TITLE = re.compile(r"<svg\b[^>]*>\s*<title>([^<]*)</title>\s*(?:<desc>([^<]*)</desc>)?")
 
 
@@ -55,6 +57,11 @@ def one_line(text: str) -> str:
         else:
             sentences[-1] += say("; ") + line
     return say(". ").join(sentences)
+
+
+def text_language(text: str) -> str:
+    """The language tag of a text viz wrote: "zh-CN" when it holds Chinese, else "en"."""
+    return "zh-CN" if _CHINESE.search(text) else "en"
 
 
 def graph_name(snap: GraphSnapshot) -> str:
@@ -115,6 +122,8 @@ def accessible_svg(svg: str, name: str, description: str) -> str:
     tag = opening.group(0)
     if "role=" not in tag:
         tag = tag[:-1] + ' role="img">'
+    if " lang=" not in tag:  # the language of the name and description (and of the labels)
+        tag = tag[:-1] + f' lang="{text_language(name + description)}">'
     text = f"\n<title>{html.escape(name, quote=False)}</title>"
     if description:
         text += f"\n<desc>{html.escape(description, quote=False)}</desc>"

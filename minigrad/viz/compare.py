@@ -106,10 +106,12 @@ class Comparison:
         lines += [f"  {line}" for line in self.changes.lines] or ["  " + say("nothing changed")]
         return "\n".join(lines)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        bundle = self.graph._repr_mimebundle_(include=include, exclude=exclude)
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        bundle, metadata = self.graph._repr_mimebundle_(include=include, exclude=exclude)
         bundle["text/plain"] = repr(self)
-        return bundle
+        return bundle, metadata
 
     def __repr__(self) -> str:
         count = len(self.changes.lines)

@@ -78,13 +78,17 @@ class Report:
         """The graph behind each cut, up to the cut (None when no cut was traced)."""
         return draw_cuts([f for f in self.problems if _drawable(f)], self.params)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The report's text, and its picture as every viz picture shows (SVG, with a PNG
-        beside it for front ends that show no untrusted SVG)."""
+        beside it for front ends that show no untrusted SVG, and the PNG's alt text)."""
         picture = self.picture()
-        bundle = {} if picture is None else picture._repr_mimebundle_(include, exclude)
+        bundle, metadata = (
+            ({}, {}) if picture is None else picture._repr_mimebundle_(include, exclude)
+        )
         bundle["text/plain"] = self.text()
-        return bundle
+        return bundle, metadata
 
 
 def explain(

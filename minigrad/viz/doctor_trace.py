@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import watch
+from .._tensor import Tensor
 from ..grad_mode import is_grad_enabled, is_inference_mode_enabled
-from ..tensor import Tensor
 
 __all__ = ["Event", "Trace", "Where", "last_trace", "trace"]
 

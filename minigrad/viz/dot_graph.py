@@ -17,13 +17,13 @@ from typing import Any
 import graphviz
 
 from . import wasm_render
-from .alt_text import accessible_svg
+from .alt_text import accessible_svg, svg_alt
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .style import FONT, FUNCTION_FILL
 from .themes import DEFAULT, Theme
 from .words import say
 
-__all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph"]
+__all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph", "png_metadata", "with_png"]
 
 
 class GraphTooLargeError(ValueError):
@@ -109,10 +109,13 @@ class Graph(graphviz.Digraph):
 
     def _repr_mimebundle_(
         self, include: Any = None, exclude: Any = None, **_: Any
-    ) -> dict[str, Any]:
-        """graphviz's bundle (the SVG), plus a PNG of the same picture (see with_png)."""
-        bundle = super()._repr_mimebundle_(include=include, exclude=exclude)
-        return with_png(self, bundle, include, exclude)
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """graphviz's bundle (the SVG), plus a PNG of the same picture (see with_png), and the
+        output metadata that gives the PNG the SVG's text alternative (see png_metadata)."""
+        bundle = with_png(
+            self, super()._repr_mimebundle_(include=include, exclude=exclude), include, exclude
+        )
+        return bundle, png_metadata(bundle)
 
 
 def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
@@ -142,6 +145,21 @@ def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -
     # base64 text, as a notebook stores it (some front ends do not encode bytes themselves)
     bundle["image/png"] = base64.b64encode(png).decode("ascii")
     return bundle
+
+
+def png_metadata(bundle: dict[str, Any]) -> dict[str, Any]:
+    """The output metadata that gives a bundle's PNG the text alternative of its SVG.
+
+    A PNG has no room for a name and a description the way an SVG has (role, title, desc), so
+    they go, as one alt text ("name. description", alt_text.svg_alt), where notebook front ends
+    look for the alt of an image output: `metadata["image/png"]["alt"]` (IPython's own Image
+    writes it there; nbconvert's classic HTML template reads it). Empty without a PNG.
+    """
+    svg = bundle.get("image/svg+xml")
+    if "image/png" not in bundle or not isinstance(svg, str):
+        return {}
+    alt = svg_alt(svg)
+    return {"image/png": {"alt": alt}} if alt else {}
 
 
 @functools.cache

@@ -31,7 +31,7 @@ def is_torch_tensor(value: object) -> bool:
 
 
 class MinigradReader:
-    """How to read minigrad's objects: the fields tensor.py and versions.py document."""
+    """How to read minigrad's objects: the fields recording.py and versions.py document."""
 
     source = "minigrad"
 

@@ -156,6 +156,54 @@ def test_every_site_page_passes_axe(page: Any, site_url: str, built_site: Path) 
     assert problems == {}, json.dumps(problems, indent=1, ensure_ascii=False)[:6000]
 
 
+# text in the other language that no element around it marks with its lang (WCAG 3.1.2): on a
+# Chinese page English words (two letters or more), on an English page Chinese; code, maths and
+# what is not shown are exempt (the rule of scripts/page_language.py)
+UNMARKED_LANGUAGE = """(everySlide) => {
+  const chinesePage = document.documentElement.lang.startsWith("zh");
+  const other = chinesePage ? /[A-Za-z]{2}/ : /[\u3400-\u9fff\uff00-\uffef]/;
+  // a deck's slides other than the current one are hidden: every slide is checked at once
+  // (reveal's .aria-status repeats the current slide's text for its live region as plain
+  // text, code and all: it is read in the deck's language, as the slide's code is)
+  const exempt = "code, pre, kbd, samp, var, script, style, svg, math, .math, mjx-container, "
+    + "noscript, template, .aria-status" + (everySlide ? "" : ", [hidden], [aria-hidden=true]");
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const parent = node.parentElement;
+    if (!text || !other.test(text) || !parent || parent.closest(exempt)) continue;
+    if (!everySlide && !parent.checkVisibility()) continue;
+    const lang = (parent.closest("[lang]") || document.documentElement).lang;
+    if (lang.startsWith("zh") === chinesePage) found.push(text.slice(0, 60));
+  }
+  return found;
+}"""
+
+
+def test_every_page_and_deck_marks_the_other_language(page: Any, site_url: str, built_site: Path):
+    """WCAG 3.1.2 as a screen reader meets it: every shown text in the other language sits in
+    an element whose lang says so (the pages as the browser shows them, scripts' text too; a
+    deck's slides all at once, with MathJax's formulas typeset)."""
+    pages = site_pages(built_site)
+    chinese = [rel for rel in pages if rel.startswith(("zh/", "notebooks/zh/"))]
+    assert pages and (chinese or ONLY)
+    problems = {}
+    for rel in pages:
+        page.goto(f"{site_url}/{rel}", wait_until="load")
+        found = page.evaluate(UNMARKED_LANGUAGE, False)
+        if found:
+            problems[rel] = found[:8]
+    for rel in decks(built_site):
+        page.goto(f"{site_url}/{rel}", wait_until="load")
+        page.wait_for_function("() => window.courseReveal && courseReveal.isReady()")
+        page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+        found = page.evaluate(UNMARKED_LANGUAGE, True)
+        if found:
+            problems[rel] = found[:8]
+    assert problems == {}, json.dumps(problems, indent=1, ensure_ascii=False)[:6000]
+
+
 def test_the_site_reflows_at_320_px(chromium_browser: Any, site_url: str, built_site: Path):
     context = chromium_browser.new_context(viewport={"width": 320, "height": 640})
     page = context.new_page()

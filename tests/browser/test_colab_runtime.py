@@ -50,7 +50,7 @@ import minigrad
 from minigrad import viz
 
 a = minigrad.tensor([1.0, 2.0], requires_grad=True)
-svg = viz.draw((a * 2).sum())._repr_mimebundle_()["image/svg+xml"]
+svg = viz.draw((a * 2).sum())._repr_image_svg_xml()
 print("minigrad from", minigrad.__file__)
 print("course_checks from", course_checks.__file__)
 print("picture", "<svg" in svg)

@@ -213,7 +213,7 @@ def test_the_phrase_list_finds_english_viz_output() -> None:
     a = mg.tensor([1.0, 2.0], requires_grad=True)
     out = a.sigmoid()
     comparison = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))
-    output = {"data": comparison._repr_mimebundle_()}
+    output = {"data": comparison._repr_mimebundle_()[0]}
     phrases = viz_english_phrases()
     found = {p for text in viz_texts(output) for p in phrases if re.search(rf"\b{p}\b", text)}
     assert {"before", "after", "shared memory", "saved", "comparison after"} <= found

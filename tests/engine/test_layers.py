@@ -9,6 +9,13 @@ its reason); an import under a module-level `if` (Pyodide's modules, which exist
 Pyodide) is at the top too. Imports are read with `ast`, so nothing is executed. Imports under
 `if TYPE_CHECKING:` are for type checkers only and are not counted.
 
+Control never climbs back up through the back door either (issue 30): no module assigns an
+attribute of another minigrad module or installs its own code into another module's object (a
+plug-in, as tensor.py once filled in `graph.tensors`), and no method of a lower layer is a
+placeholder that a class of a higher layer fills in (a class-level annotation without a value,
+or a method that only raises NotImplementedError). Interfaces that each op or mode implements
+for itself are the exception, named in INTERFACES with their reason.
+
 minigrad.viz is also kept small enough to read (issue 26): no function over MAX_VIZ_FUNCTION
 lines, no module over MAX_VIZ_MODULE lines, no private name (`_name`) imported from another
 module.
@@ -17,6 +24,9 @@ module.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -24,16 +34,18 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "minigrad"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("minigrad.watch",),  # the hook point viz.trace() listens to
+    ("minigrad.watch", "minigrad._fast"),  # the hook point viz.trace() listens to; speed tricks
     ("minigrad.dtypes", "minigrad._device"),
     ("minigrad._shapes", "minigrad.grad_mode", "minigrad.random", "minigrad._convert"),
-    ("minigrad._format",),
+    ("minigrad._format", "minigrad._new_tensor"),  # make_tensor: a tensor of a class held
     ("minigrad.versions",),
     ("minigrad.graph",),
     ("minigrad.engine",),
     ("minigrad.functions",),
-    ("minigrad.methods",),
-    ("minigrad.tensor",),
+    ("minigrad.recording",),  # TensorCore: the fields, and the one place an op joins the graph
+    ("minigrad.backward_call",),  # what backward() does before the walk
+    ("minigrad.methods",),  # the method groups: they call down into recording
+    ("minigrad._tensor",),  # Tensor: the learner's story
     ("minigrad.autograd", "minigrad.functional"),
     ("minigrad.creation",),
     ("minigrad.data", "minigrad.nn", "minigrad.optim"),
@@ -65,6 +77,12 @@ VIZ_LAYERS: list[tuple[str, ...]] = [
 # Imports allowed inside a function: (module, imported package) -> why it cannot be at the top.
 LAZY_IMPORTS = {
     ("minigrad.viz.stepper_widget", "ipywidgets"): "optional, slow to import, only for a widget",
+}
+# Methods that only raise NotImplementedError and are meant to be written by every subclass,
+# (module, class, method) -> why this is an interface and not a placeholder for a higher layer.
+INTERFACES = {
+    ("minigrad.graph", "Node", "forward"): "each op's node computes its own output",
+    ("minigrad.graph", "Node", "backward"): "each op's node has its own backward formula",
 }
 MAX_VIZ_FUNCTION = 60
 MAX_VIZ_MODULE = 450
@@ -240,6 +258,149 @@ def test_every_lazy_import_is_still_needed():
     assert set(LAZY_IMPORTS) <= found, set(LAZY_IMPORTS) - found
 
 
+# ---- no plug-ins, no placeholders (control goes down only) ---------------------------------
+
+
+def imported_names(name: str, path: Path, tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(local names bound to minigrad modules, local names bound to other minigrad objects)."""
+    module_names, object_names = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                target = resolve(name, path.name == "__init__.py", node, alias.name)
+                if not target.startswith("minigrad"):
+                    continue
+                local = alias.asname or alias.name
+                is_module = target.endswith("." + alias.name) and target in modules()
+                (module_names if is_module else object_names).add(local)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("minigrad"):
+                    module_names.add(alias.asname or alias.name.split(".")[0])
+    return module_names, object_names
+
+
+def root_name(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def plug_ins(name: str, path: Path) -> list[str]:
+    """Assignments that change another minigrad module from this one: `graph.x = ...`,
+    `setattr(graph, ...)`, or this module's own function or class stored into an object
+    imported from another module (`tensors.wrap = _wrap`)."""
+    tree = ast.parse(path.read_text())
+    module_names, object_names = imported_names(name, path, tree)
+    own_code = {
+        node.name
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets, value = [node.target], node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and node.args
+            and root_name(node.args[0]) in module_names
+        ):
+            found.append(f"{name}:{node.lineno} setattr on another module")
+            continue
+        else:
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Attribute):
+                continue
+            root = root_name(target)
+            if root in module_names:
+                found.append(f"{name}:{node.lineno} assigns {ast.unparse(target)}")
+            elif root in object_names and root_name(value) in own_code:
+                found.append(f"{name}:{node.lineno} plugs {ast.unparse(value)} into {root}")
+    return found
+
+
+def test_no_module_plugs_code_into_another():
+    found = [entry for name, path in modules().items() for entry in plug_ins(name, path)]
+    assert found == [], "plug-ins (a lower module's behaviour set from above): " + "; ".join(found)
+
+
+def is_placeholder(function: object) -> bool:
+    """A method whose whole body (after its docstring) raises NotImplementedError."""
+    if isinstance(function, property):
+        function = function.fget
+    if not inspect.isfunction(function):
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except OSError:  # made at run time (a dataclass's __init__): no source, not a placeholder
+        return False
+    body = [
+        statement
+        for statement in tree.body[0].body
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant))
+    ]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def minigrad_classes() -> list[type]:
+    found = []
+    for name in modules():
+        module = importlib.import_module(name)
+        found += [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and value.__module__ == name
+        ]
+    return found
+
+
+def all_subclasses(cls: type) -> list[type]:
+    found, stack = [], list(type.__subclasses__(cls))
+    while stack:
+        sub = stack.pop()
+        found.append(sub)
+        stack += type.__subclasses__(sub)
+    return found
+
+
+def test_no_method_is_a_placeholder_filled_in_above():
+    found = []
+    for cls in minigrad_classes():
+        own = layer_of(cls.__module__)
+        empty_annotations = [
+            key for key in vars(cls).get("__annotations__", {}) if key not in vars(cls)
+        ]
+        placeholders = [
+            key
+            for key, value in vars(cls).items()
+            if is_placeholder(value) and (cls.__module__, cls.__name__, key) not in INTERFACES
+        ]
+        for sub in all_subclasses(cls):
+            if not sub.__module__.startswith("minigrad") or layer_of(sub.__module__) <= own:
+                continue
+            for key in empty_annotations:
+                if callable(vars(sub).get(key)) or isinstance(vars(sub).get(key), property):
+                    found.append(f"{cls.__module__}.{cls.__name__}.{key} (annotation only)")
+            for key in placeholders:
+                if key in vars(sub):
+                    found.append(f"{cls.__module__}.{cls.__name__}.{key} (raises)")
+    assert sorted(set(found)) == [], "placeholders filled in by a higher layer: " + str(found)
+
+
+def test_the_interfaces_are_still_there():
+    for module, cls, method in INTERFACES:
+        assert is_placeholder(vars(vars(importlib.import_module(module))[cls])[method])
+
+
 # ---- minigrad.viz, module by module ----------------------------------------------------------
 
 
@@ -295,12 +456,29 @@ def test_no_viz_module_imports_a_private_name(name):
 
 
 def test_the_engine_imports_cleanly_from_any_module_first():
-    # with no cycle, importing a low module first works (it used to fail for minigrad.tensor)
+    # with no cycle, importing a low module first works (it used to fail for the Tensor module)
     import subprocess
     import sys
 
-    for name in ("minigrad.tensor", "minigrad.graph", "minigrad.functions.arith"):
+    for name in (
+        "minigrad._tensor",
+        "minigrad.recording",
+        "minigrad.graph",
+        "minigrad.functions.arith",
+    ):
         result = subprocess.run(
             [sys.executable, "-c", f"import {name}"], capture_output=True, text=True, check=False
         )
         assert result.returncode == 0, result.stderr
+
+
+def test_minigrad_tensor_is_the_factory_as_in_torch():
+    # torch.tensor is a function and torch/_tensor.py holds the class: `import torch.tensor`
+    # finds no module, and the name stays the function
+    import minigrad
+
+    assert callable(minigrad.tensor) and minigrad.tensor.__module__ == "minigrad.creation"
+    assert minigrad.Tensor.__module__ == "minigrad._tensor"
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("minigrad.tensor")
+    assert callable(minigrad.tensor)

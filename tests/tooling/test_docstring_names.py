@@ -2,7 +2,7 @@
 exists: a learner who looks for `call_node` or `SavedOutput` must find it.
 
 What counts as a name, and what is skipped:
-- a span in backticks that is a dotted name (`Tensor.register_hook`, `graph.tensors.wrap`),
+- a span in backticks that is a dotted name (`Tensor.register_hook`, `graph.add_to_grad`),
   possibly called or given a value (`backward(inputs=...)`, `retain_graph=True`), is checked:
   each part must be defined somewhere in minigrad (a module or package, class, function,
   method, parameter, assigned name or attribute, field), be Python's own (a builtin, a

@@ -270,10 +270,14 @@ def test_repr_is_stable_and_svg_is_offered():
     assert repr(comparison) == "<minigrad.viz comparison after out.detach_(): 3 changes>"
     if DOT is not None:
         # a PNG beside the SVG: shown where a stored SVG is not (untrusted notebooks, GitHub)
-        assert set(graph._repr_mimebundle_()) == {"image/svg+xml", "image/png"}
-        assert set(comparison._repr_mimebundle_()) == {"image/svg+xml", "image/png", "text/plain"}
-        assert set(graph._repr_mimebundle_(include=["image/svg+xml"])) == {"image/svg+xml"}
-        assert set(graph._repr_mimebundle_(exclude=["image/png"])) == {"image/svg+xml"}
+        assert set(graph._repr_mimebundle_()[0]) == {"image/svg+xml", "image/png"}
+        assert set(comparison._repr_mimebundle_()[0]) == {
+            "image/svg+xml",
+            "image/png",
+            "text/plain",
+        }
+        assert set(graph._repr_mimebundle_(include=["image/svg+xml"])[0]) == {"image/svg+xml"}
+        assert set(graph._repr_mimebundle_(exclude=["image/png"])[0]) == {"image/svg+xml"}
 
 
 def test_cut_label_defaults():
@@ -468,7 +472,7 @@ def test_the_png_is_the_same_picture_as_the_svg():
     import struct
 
     a, out = sigmoid_graph()
-    bundle = viz.draw(out, names=dict(a=a, out=out))._repr_mimebundle_()
+    bundle = viz.draw(out, names=dict(a=a, out=out))._repr_mimebundle_()[0]
     png = base64.b64decode(bundle["image/png"])
     assert png.startswith(b"\x89PNG")
     width, height = struct.unpack(">II", png[16:24])

@@ -132,3 +132,101 @@ def test_an_output_is_told_apart_from_an_in_between_tensor_without_colour():
     source = viz.draw(y, names=dict(a=a, out=out, y=y)).source
     assert re.search(r"<B>y</B>.*non-leaf, output", source)
     assert not re.search(r"<B>out</B>[^\n]*output", source)
+
+
+@needs_dot
+def test_a_png_beside_the_svg_carries_the_svg_text_alternative_as_its_alt():
+    """The PNG (for front ends that show no untrusted SVG) gets the SVG's name and description
+    as the alt metadata of its output, where front ends look for an image's alt."""
+    from IPython.core.formatters import DisplayFormatter
+
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    names = dict(a=a, out=out)
+    shown = [viz.draw(out, names=names), viz.cut(lambda: out.detach(), out, names=names)]
+    for picture in shown:
+        # what IPython stores in the notebook: the bundle and its metadata
+        data, metadata = DisplayFormatter().format(picture)
+        assert "image/png" in data
+        alt = metadata["image/png"]["alt"]
+        assert alt == svg_alt(data["image/svg+xml"])
+        name, description = svg_text_alternative(data["image/svg+xml"])
+        assert alt == f"{name}. {description}" and name and description
+    # no PNG asked for: no alt metadata for it either
+    data, metadata = shown[0]._repr_mimebundle_(exclude=["image/png"])
+    assert "image/png" not in data and metadata == {}
+
+
+def stored_png_pictures() -> list[tuple[str, dict, dict]]:
+    """(where, data, metadata) of every stored output of the course's notebooks with a PNG."""
+    import json
+    from pathlib import Path
+
+    found = []
+    root = Path(__file__).resolve().parents[2] / "notebooks"
+    for path in sorted(root.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells):
+            for output in cell.get("outputs", []):
+                if "image/png" in output.get("data", {}):
+                    where = f"{path.relative_to(root)} cell {number}"
+                    found.append((where, output["data"], output.get("metadata", {})))
+    return found
+
+
+def test_every_stored_png_picture_has_the_alt_of_its_svg():
+    pictures = stored_png_pictures()
+    assert pictures
+    missing = []
+    for where, data, metadata in pictures:
+        alt = metadata.get("image/png", {}).get("alt", "")
+        svg = data.get("image/svg+xml", "")
+        svg = "".join(svg) if isinstance(svg, list) else svg
+        if not alt.strip() or (svg and alt != svg_alt(svg)):
+            missing.append(where)
+    assert missing == [], f"{len(missing)} of {len(pictures)} stored PNGs without their alt"
+
+
+@needs_dot
+@pytest.mark.parametrize(("language", "tag"), [("en", "en"), ("zh", "zh-CN")])
+def test_a_picture_and_a_stepper_say_their_language(language, tag):
+    """WCAG 3.1.2: a Chinese picture or stepper inside an English page (JupyterLab's) is read
+    in a Chinese voice: its <svg>, the stepper, its pictures and texts carry lang."""
+    viz.set_language(language)
+    try:
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        svg = viz.draw(a.sigmoid(), names=dict(a=a)).pipe(format="svg", encoding="utf-8")
+        page = viz.cut_stepper("detach").html()
+    finally:
+        viz.set_language("en")
+    assert re.search(rf'<svg\b[^>]*role="img"[^>]*\blang="{tag}"', svg)
+    assert page.startswith(f'<div class="mg-stepper-static" lang="{tag}">')
+    assert page.count(f'class="mg-stepper-picture" lang="{tag}"') == page.count("<details")
+    assert page.count(f'class="mg-stepper-summary" lang="{tag}"') == page.count("<details")
+
+
+@needs_dot
+def test_nbconvert_classic_html_shows_the_png_with_the_svg_text_alternative():
+    """A viewer that reads an image output's alt metadata (nbconvert's classic HTML template)
+    gives the PNG the picture's own name and description. (Its default lab template, like
+    JupyterLab's image renderer, reads no alt: see the report of issue 34.)"""
+    import html
+
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+    from nbconvert import HTMLExporter
+
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    data, metadata = DisplayFormatter().format(viz.draw(a.sigmoid(), names=dict(a=a)))
+    svg = data.pop("image/svg+xml")  # as a viewer that shows the PNG sees it
+    output = nbformat.v4.new_output("display_data", data=data, metadata=metadata)
+    cell = nbformat.v4.new_code_cell("viz.draw(out)", outputs=[output])
+    page, _ = HTMLExporter(template_name="classic").from_notebook_node(
+        nbformat.v4.new_notebook(cells=[cell])
+    )
+    images = re.findall(r"<img\b[^>]*>", page)
+    assert len(images) == 1 and "data:image/png" in images[0]
+    alt = re.search(r'alt="([^"]*)"', images[0])
+    assert alt and html.unescape(alt.group(1)) == svg_alt(svg)

@@ -255,7 +255,7 @@ def test_html_fallback_shows_one_frame_at_a_time_at_one_height():
     frames = re.findall(r'<details class="mg-stepper-frame" name="(mg-stepper-\w+)"( open)?>', page)
     assert len(frames) == 5 and len({name for name, _ in frames}) == 1  # one group: one open
     assert [opened for _, opened in frames] == [" open", "", "", "", ""]
-    heights = re.findall(r'class="mg-stepper-picture" style="height:(\d+)px', page)
+    heights = re.findall(r'class="mg-stepper-picture" lang="en" style="height:(\d+)px', page)
     assert heights == ["340"] * 5
     assert page == viz.cut_stepper("data").html()  # the same on every run
 
