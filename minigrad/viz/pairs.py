@@ -61,6 +61,8 @@ def draw_pair(
         right.build(box, after_marks)
         add_gone(box, right, before, found.gone)
     add_cut_edges(right, after, label, found)
+    graph.drawn_from = ((before, before_marks), (after, after_marks))
+    graph.drawn_changes = found
     graph.alt_name = pair_name(label, found)
     graph.alt_description = pair_description(before, after, found)
     # side by side: the two halves and the frames around them
