@@ -44,6 +44,7 @@ import nbformat
 import pytest
 import torch  # noqa: F401 (this module is collected only where torch imports: conftest.py)
 
+from minigrad import viz
 from minigrad.viz.model import GraphSnapshot
 from scripts import course
 
@@ -411,3 +412,48 @@ def test_every_picture_has_torchs_structure(path: Path) -> None:
         f"{listed} with listed differences only"
     )
     assert not problems, f"{path.name}: pictures differ\n" + "\n".join(problems)
+
+
+def cube_graphs(lib: Any) -> list[Any]:
+    """09's custom Function (x ** 3, saving x), drawn fresh, after x changed, after backward."""
+
+    class Cube(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            return 3 * x**2 * grad
+
+    snapshots = []
+    for ending in ("fresh", "changed", "backward"):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = Cube.apply(x)
+        if ending == "changed":
+            with lib.no_grad():
+                x.mul_(2)
+        if ending == "backward":
+            y.sum().backward()
+        snapshots.append(viz.snapshot(y, names=dict(x=x, y=y)))
+    return snapshots
+
+
+def test_a_custom_functions_saved_values_are_read_from_torch() -> None:
+    """torch's custom Function node is its ctx: what it saved is read as `saved_tensors`
+    (readers.py), fresh, changed in place (the version error gives both versions) or freed."""
+    import minigrad
+
+    expected = [structure(snap, None) for snap in cube_graphs(minigrad)]
+    actual = [structure(snap, None) for snap in cube_graphs(torch)]
+    assert actual[0]["saved"] == {
+        "CubeBackward.saved_tensors[0]": dict(
+            owner="x", saved_version=0, current_version=0, freed=False, is_output=False
+        )
+    }
+    # changed in place: torch does not hand the value back, so its owner is unknown ("stale")
+    expected[1]["saved"]["CubeBackward.saved_tensors[0]"]["owner"] = None
+    expected[1]["shared memory"] = []
+    assert actual == expected
