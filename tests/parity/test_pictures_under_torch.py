@@ -13,19 +13,26 @@ nodes), and in a before/after what the call changed (cut edges, gone nodes, the 
 Why the capture is sound:
 
 - What is captured is what the learner sees. Every viz picture reaches the screen as SVG from
-  `Graph.pipe` (a drawing's bundle, a before/after's, a stepper's frames, the doctor's report);
-  the run's first cell wraps that one method to note which Graph objects it drew, and nothing
-  else. The learner's cells run unchanged, in order, in one kernel per run.
-- What is compared is what the picture was drawn from: the snapshot(s) and marks `Graph.
-  drawn_from` keeps (set where the picture is built: render.py, pairs.py), never the SVG text
-  (whose ids and layout may differ while the graph is the same). The doctor's cut notes are
-  added to its Graph after that, so they are read from its DOT lines (`T3 -> cut0`).
+  `Graph.pipe` (a drawing's bundle, a before/after's, each frame of a stepper, the doctor's
+  report); the run's first cell wraps that one method to note which Graph objects it drew, and
+  nothing else. The learner's cells run unchanged, in order, in one kernel per run (the cells
+  after a notebook's last picture are left out: they cannot change a picture before them).
+- Nothing shown is missed, nothing extra is noted: a cell must have noted a picture exactly
+  when its stored output (from `make notebooks`) shows one, or the test fails.
+- What is compared is what the picture was drawn from: the snapshot(s) and marks a Graph keeps
+  in `drawn_from`, and a before/after's `drawn_changes` (set where the picture is built:
+  render.py, pairs.py), never the SVG text (whose ids and layout may differ while the graph is
+  the same). The doctor's cut notes are added to its Graph afterwards, so they are read from
+  its DOT lines (`T3 -> cut0`, and each note's text: the cut and its line).
 - The capture cell runs between the learner's cells and only reads frozen snapshots (pickled
   to the test); it touches no tensor, and its names start with `_`.
 
-Two differences are expected everywhere and taken out before comparing (FIELDS_TORCH_HIDES);
-differences in particular pictures are in KNOWN_DIFFERENCES, each with its reason; an entry
-that no longer differs fails too, so the table stays true.
+Not compared: tensor values (test_notebooks_under_torch.py compares what cells print), the
+sentences of a before/after (made from its facts, which are compared), saved values' shapes
+(a snapshot keeps the shape of the tensor a value was saved from, which is compared).
+What torch does not expose is left out everywhere (FIELDS_TORCH_HIDES says what and why);
+differences found in particular pictures are in KNOWN_DIFFERENCES, by kind, each kind with its
+reason; a kind listed for a cell that no longer shows it fails too, so the table stays true.
 """
 
 from __future__ import annotations
@@ -127,13 +134,14 @@ CAPTURE = """\
 import base64 as _base64
 import pickle as _pickle
 
-_shown = [(p.drawn_from, p.drawn_changes, [s for s in p.body if "-> cut" in s]) for p in _pictures]
+_shown = [(p.drawn_from, p.drawn_changes, [s for s in p.body if "cut" in s]) for p in _pictures]
 print("<pictures>" + _base64.b64encode(_pickle.dumps(_shown)).decode("ascii") + "</pictures>")
 _pictures.clear()
 del _shown
 """
 PICTURES = re.compile(r"<pictures>([A-Za-z0-9+/=]*)</pictures>")
-CUT_NOTE = re.compile(r"^\s*(\w+) -> (cut\d+)")
+CUT_EDGE = re.compile(r"^\s*(\w+) -> (cut\d+)")  # the doctor's: a cut value -> its note
+CUT_NOTE = re.compile(r'^\s*(cut\d+) \[label="([^"]*)"')  # the note: what cut it, and where
 
 
 def shows_picture(cell: nbformat.NotebookNode) -> bool:
@@ -324,9 +332,9 @@ def picture_structure(picture: Any) -> dict[str, Any]:
         name = canonical_names(last)
         whole["cut notes"] = [
             (name.get(m.group(1), m.group(1)), m.group(2))
-            for m in map(CUT_NOTE.match, cut_lines)
+            for m in map(CUT_EDGE.match, cut_lines)
             if m
-        ]
+        ] + [(m.group(1), m.group(2)) for m in map(CUT_NOTE.match, cut_lines) if m]
     return whole
 
 
