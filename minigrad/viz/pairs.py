@@ -48,6 +48,8 @@ def draw_pair(
     theme = settings.theme
     graph = new_graph(f"minigrad.viz: before / after {label}", theme)
     graph.saved_layout = settings.saved_layout
+    graph.drawn_from = ((before, before_marks), (after, after_marks))
+    graph.drawn_changes = found
     graph.attr(compound="true")
     left = Builder(graph, before, settings, prefix="before_")
     right = Builder(graph, after, settings, prefix="after_")
@@ -61,8 +63,6 @@ def draw_pair(
         right.build(box, after_marks)
         add_gone(box, right, before, found.gone)
     add_cut_edges(right, after, label, found)
-    graph.drawn_from = ((before, before_marks), (after, after_marks))
-    graph.drawn_changes = found
     graph.alt_name = pair_name(label, found)
     graph.alt_description = pair_description(before, after, found)
     # side by side: the two halves and the frames around them

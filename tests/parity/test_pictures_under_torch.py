@@ -63,10 +63,10 @@ pytestmark = [pytest.mark.parity, pytest.mark.slow]
 FIELDS_TORCH_HIDES = {
     "counter": "which version counter a tensor or saved value uses: torch has no public handle "
     "on it (readers.py TorchReader.counter_key); minigrad's pictures draw it",
-    "unnamed tensor names": "minigrad calls unnamed tensors t0, t1, ... in creation order; "
-    "torch keeps no creation order, so viz numbers them in discovery order. Compared by where "
-    "they are in the graph (`<leaf of F3>`, `<output of MulBackward0>`) instead",
 }
+# Nodes are matched by where they are in the graph (`<leaf of F3>`, `<output of MulBackward0>`
+# for unnamed tensors), not by the t0, t1, ... viz shows: minigrad numbers unnamed tensors in
+# creation order, torch keeps none (discovery order). The names shown are compared as well.
 
 # The differences found in particular pictures, by kind: why, and the difference lines (regexes
 # on the lines `differences` writes) that kind explains.
@@ -163,7 +163,7 @@ def with_captures(stored: nbformat.NotebookNode, lib: str) -> nbformat.NotebookN
     """The notebook's code cells up to its last picture, run with `lib` ("minigrad" or
     "torch"), each followed by a capture cell; the recorder (and torch's data) first."""
     code = [cell for cell in stored.cells if cell.cell_type == "code"]
-    last = max(i for i, cell in enumerate(code) if shows_picture(cell))
+    last = max((i for i, cell in enumerate(code) if shows_picture(cell)), default=-1)
     run = copy.deepcopy(stored)
     cells = []
     for cell in [cell for cell in run.cells if cell.cell_type == "code"][: last + 1]:
@@ -306,6 +306,7 @@ def structure(snap: GraphSnapshot, marks: Any) -> dict[str, Any]:
         "saved": saved,
         "edges": [(name[e.src], name[e.dst], e.kind, e.slot) for e in snap.edges],
         "shared memory": shared,
+        "names shown": {name[t.key]: t.name for t in snap.tensors},
         "marks": renamed(marks, renaming(snap)),
     }
 
