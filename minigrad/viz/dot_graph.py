@@ -52,6 +52,11 @@ class Graph(graphviz.Digraph):
     # the text alternative (alt_text.py), written into every SVG this picture gives
     alt_name = ""
     alt_description = ""
+    # what the picture shows, as data: (snapshot, marks) per graph drawn, and a before/after's
+    # Changes (cut edges, gone nodes); set by render.py and pairs.py, read by tests/parity to
+    # compare the pictures torch's and minigrad's graphs give
+    drawn_from: tuple[tuple[Any, Any], ...] = ()
+    drawn_changes: Any = None
 
     def __repr__(self) -> str:
         # In the language of viz.set_language, like the picture: it is what a notebook shows

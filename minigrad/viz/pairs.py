@@ -48,6 +48,8 @@ def draw_pair(
     theme = settings.theme
     graph = new_graph(f"minigrad.viz: before / after {label}", theme)
     graph.saved_layout = settings.saved_layout
+    graph.drawn_from = ((before, before_marks), (after, after_marks))
+    graph.drawn_changes = found
     graph.attr(compound="true")
     left = Builder(graph, before, settings, prefix="before_")
     right = Builder(graph, after, settings, prefix="after_")

@@ -179,35 +179,53 @@ class TorchReader:
             name.removeprefix("_raw_saved_") for name in dir(node) if name.startswith("_raw_saved_")
         )
         for slot in slots:
-            entry: dict[str, Any] = {
-                "slot": slot,
-                "tensor": None,
-                "is_output": slot == "result",
-                "freed": False,
-                "saved_version": None,
-                "current_version": None,
-                "storage": None,
-                "counter": None,
-            }
-            try:
-                value = getattr(node, f"_saved_{slot}")
-            except AttributeError:
-                continue  # a custom Function's node: its values are read as `saved_tensors`
-            except RuntimeError as error:
-                text = str(error)
-                match = _VERSION_ERROR.search(text)
-                if match:
-                    entry["current_version"] = int(match.group(1))
-                    entry["saved_version"] = int(match.group(2))
-                elif "second time" in text:
-                    entry["freed"] = True
-                values.append(entry)
+            if slot == "tensors" and hasattr(type(node), "saved_tensors"):
+                # a custom Function's node is its ctx: save_for_backward's values are read as
+                # `saved_tensors` (named saved_tensors[0], ... as minigrad names them); once
+                # backward freed them torch no longer says how many: one entry stands for all
+                try:
+                    count = len(node._raw_saved_tensors)
+                except RuntimeError:
+                    count = 1
+                for index in range(count):
+                    values += _torch_saved(
+                        f"saved_tensors[{index}]", lambda i=index: node.saved_tensors[i], tensors
+                    )
                 continue
-            if value is None or not is_torch_tensor(value):
-                continue  # an undefined optional tensor
-            entry["saved_version"] = entry["current_version"] = value._version
-            entry["storage"] = ("storage", value.untyped_storage().data_ptr())
-            owner = tensors.get(id(value))  # torch hands back the saved input object itself
-            entry["tensor"] = owner
-            values.append(entry)
+            try:
+                values += _torch_saved(slot, lambda s=slot: getattr(node, f"_saved_{s}"), tensors)
+            except AttributeError:
+                continue  # a slot torch lists but does not hand out
         return values
+
+
+def _torch_saved(slot: str, read: Any, tensors: Mapping[int, Any]) -> list[dict[str, Any]]:
+    """The entry of one torch saved value (none for an undefined optional tensor); `read()`
+    gives the value, or raises the error backward would when it was changed or freed."""
+    entry: dict[str, Any] = {
+        "slot": slot,
+        "tensor": None,
+        "is_output": slot == "result",
+        "freed": False,
+        "saved_version": None,
+        "current_version": None,
+        "storage": None,
+        "counter": None,
+    }
+    try:
+        value = read()
+    except RuntimeError as error:
+        text = str(error)
+        match = _VERSION_ERROR.search(text)
+        if match:
+            entry["current_version"] = int(match.group(1))
+            entry["saved_version"] = int(match.group(2))
+        elif "second time" in text:
+            entry["freed"] = True
+        return [entry]
+    if value is None or not is_torch_tensor(value):
+        return []  # an undefined optional tensor
+    entry["saved_version"] = entry["current_version"] = value._version
+    entry["storage"] = ("storage", value.untyped_storage().data_ptr())
+    entry["tensor"] = tensors.get(id(value))  # torch hands back the saved input object itself
+    return [entry]

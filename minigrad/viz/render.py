@@ -28,7 +28,9 @@ def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
     graph = new_graph(f"minigrad.viz: {snap.source} graph", settings.theme)
     graph.saved_layout = settings.saved_layout
     builder = Builder(graph, snap, settings)
-    builder.build(graph, noted(snap, options.notes or {}))
+    marks = noted(snap, options.notes or {})
+    builder.build(graph, marks)
+    graph.drawn_from = ((snap, marks),)
     graph.estimated_width = builder.width()
     graph.alt_name = graph_name(snap)
     graph.alt_description = graph_description(snap)

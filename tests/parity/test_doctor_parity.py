@@ -61,18 +61,14 @@ def transformer(trace: bool) -> tuple[float, float, object]:
     return forward, time.perf_counter() - start, report
 
 
-def test_the_report_for_a_transformer_encoder_takes_under_a_second():
-    transformer(trace=True)  # warm up
-    _, seconds, report = transformer(trace=True)
+def test_the_report_for_a_transformer_encoder(record_property):
+    # The targets (report under 1 s, a traced forward at most 3x an untraced one) are bench
+    # rows (benchmarks/rows_doctor.py), measured taking turns on a quiet machine; a timed test
+    # would fail on a loaded one.
+    forward, seconds, report = transformer(trace=True)
     assert report.ok, report
-    assert seconds < 1.0
-
-
-def test_a_traced_forward_costs_at_most_three_untraced_ones():
-    transformer(trace=False), transformer(trace=True)  # warm up
-    plain = min(transformer(trace=False)[0] for _ in range(3))
-    traced = min(transformer(trace=True)[0] for _ in range(3))
-    assert traced < 3 * plain, (traced, plain)
+    record_property("traced forward seconds", forward)
+    record_property("report seconds", seconds)
 
 
 def test_a_custom_function_node_is_read_and_drawn():

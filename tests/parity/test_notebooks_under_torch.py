@@ -15,9 +15,10 @@ What is not compared, and why:
   length and paths by tests/tooling/test_classroom.py;
 - the Colab set-up cell, which does nothing outside Colab.
 
-The course's data helpers (`minigrad.data`) make numpy arrays with a seeded generator; the torch
-run gets the same numbers as torch tensors. The Chinese notebooks have the same code cells
-apart from their comments (tests/tooling/test_translations.py), so the English run covers them.
+The rewrite, the data helpers' torch form and the kernel are in torch_notebooks.py (shared with
+test_pictures_under_torch.py, which compares the pictures these cells draw). The Chinese
+notebooks have the same code cells apart from their comments (tests/tooling/test_translations.py),
+so the English run covers them.
 """
 
 from __future__ import annotations
@@ -29,61 +30,16 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch  # noqa: F401 (this module is collected only where torch imports: conftest.py)
-from nbclient import NotebookClient
 from nbval.plugin import get_sanitize_patterns
 
 from scripts import course
+
+from .torch_notebooks import TORCH_DATA, execute, for_torch
 
 REPO = Path(__file__).resolve().parents[2]
 SANITIZE = REPO / course.NBVAL_SANITIZE
 NOT_COMPARED = ("viz.", "viz\n", "check.")
 SETUP_TAG = "colab-setup"
-
-# The run's first cell: the course's data helpers, handing their tensors to torch.
-TORCH_DATA = """\
-import torch as _torch
-from minigrad import data as _minigrad_data
-
-
-class _DataForTorch:
-    def __getattr__(self, name):
-        make = getattr(_minigrad_data, name)
-
-        def made_for_torch(*args, **kwargs):
-            return tuple(_torch.from_numpy(t.numpy()) for t in make(*args, **kwargs))
-
-        return made_for_torch
-
-
-data = _DataForTorch()
-"""
-TORCH_MODULES = ("nn", "optim")
-
-
-def from_minigrad_import(match: re.Match[str]) -> str:
-    """`from minigrad import data, nn, optim, viz` -> torch's nn and optim, minigrad's viz
-    (data comes from the first cell)."""
-    names = [name.strip() for name in match.group(1).split(",")]
-    lines = []
-    if [n for n in names if n in TORCH_MODULES]:
-        lines.append("from torch import " + ", ".join(n for n in names if n in TORCH_MODULES))
-    ours = [n for n in names if n not in TORCH_MODULES and n != "data"]
-    if ours:
-        lines.append("from minigrad import " + ", ".join(ours))
-    return "\n".join(lines) or "pass"
-
-
-def for_torch(source: str) -> str:
-    """A code cell's source with minigrad's imports replaced by torch's."""
-    source = re.sub(r"^import minigrad as mg\b", "import torch as mg", source, flags=re.M)
-    source = re.sub(
-        r"^import minigrad\.nn\.functional as F\b",
-        "import torch.nn.functional as F",
-        source,
-        flags=re.M,
-    )
-    return re.sub(r"^from minigrad import ([\w, ]+)$", from_minigrad_import, source, flags=re.M)
-
 
 # nbval's own reading of tests/nbval_sanitize.cfg: the rules `make test` compares outputs with
 RULES = [
@@ -129,14 +85,7 @@ def test_every_cell_prints_under_torch_what_the_notebook_stores(path: Path) -> N
         if cell.cell_type == "code":
             cell.source = for_torch(cell.source)
     run.cells.insert(0, nbformat.v4.new_code_cell(TORCH_DATA))
-    client = NotebookClient(
-        run,
-        timeout=course.cell_timeout(),
-        kernel_name=course.KERNEL,
-        allow_errors=True,
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.execute(env=course.run_env())
+    execute(run, path)
     differences = []
     for index, (mine, torchs) in enumerate(zip(stored.cells, run.cells[1:], strict=True)):
         if mine.cell_type != "code" or not compared(mine):

@@ -130,10 +130,11 @@ class _nothing:  # noqa: N801
         return None
 
 
-def test_the_report_for_a_100_step_rnn_takes_under_a_second():
-    rnn_step(100, trace=True)  # warm up
+def test_the_report_for_a_100_step_rnn(record_property):
+    # Its time (target: under 1 s) is a bench row (benchmarks/rows_doctor.py), not asserted
+    # here: a timed test fails on a loaded machine and says nothing about the code.
     _, seconds = rnn_step(100, trace=True)
-    assert seconds < 1.0
+    record_property("seconds", seconds)
 
 
 def test_works_without_torch_installed():
