@@ -28,13 +28,14 @@ wrapped for it (`make_tensor` of the node's `tensor_class`).
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import os
 import sys
 import types
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,10 +45,12 @@ from .dtypes import from_numpy_dtype
 from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .graph import AccumulateGrad, Node, add_to_grad
 
-__all__ = ["GradBuffers", "is_owned", "run_backward", "unbroadcast"]
+__all__ = ["GradBuffers", "current_walk", "is_owned", "run_backward", "unbroadcast"]
 
 Edge = tuple[Node, int]  # a node and one of its outputs
 _PACKAGE_DIR = os.path.dirname(__file__)
+_running_walks: list[_Walk] = []  # the backward passes running now, innermost last
+_walk_numbers = itertools.count()
 
 
 def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
@@ -148,25 +151,43 @@ def run_backward(
     `targets`: only the part leading to them runs, their gradients are returned)."""
     walk = _Walk(roots, targets, accumulate)
     ready, waiting = walk.ready, walk.buffers.waiting
-    previous_mode = (_state.grad_mode, _state.enabled)
-    _state.grad_mode = _state.enabled = create_graph  # torch's rule for backward
-    try:
+    with _walking(walk, create_graph):
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heapq.heappop(ready)[1]
             grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
             if targets is not None or node.tensor_hooks is not None or node.retained is not None:
                 grad = walk.before_node(node, grad)
             input_grads = () if grad is None else walk.run(node, grad)
             walk.pass_on(node, input_grads, grad)
-    finally:
-        _state.grad_mode, _state.enabled = previous_mode
     if not retain_graph:
         walk.free_saved()
     return walk.captured
 
 
+@contextlib.contextmanager
+def _walking(walk: _Walk, create_graph: bool) -> Iterator[None]:
+    """While `walk` runs: grad mode is `create_graph` (torch's rule for backward), and
+    `current_walk()` answers with it (a hook may start a backward of its own inside)."""
+    previous_mode = (_state.grad_mode, _state.enabled)
+    _state.grad_mode = _state.enabled = create_graph
+    _running_walks.append(walk)
+    try:
+        yield
+    finally:
+        _running_walks.pop()
+        _state.grad_mode, _state.enabled = previous_mode
+
+
+def current_walk() -> _Walk | None:
+    """The backward pass running now (the innermost one), or None outside backward."""
+    return _running_walks[-1] if _running_walks else None
+
+
 class _Walk:
-    """The state of one backward pass: the order, the waiting gradients, what was captured."""
+    """The state of one backward pass: the order, the waiting gradients, what was captured.
+
+    `number` tells passes apart (torch's graph task id), for hooks that gather what one backward
+    delivers (autograd.graph.register_multi_grad_hook)."""
 
     def __init__(
         self,
@@ -174,17 +195,21 @@ class _Walk:
         targets: dict[Edge, None] | None,
         accumulate: bool,
     ) -> None:
+        self.number = next(_walk_numbers)
+        self.accumulating = accumulate  # False for autograd.grad: no .grad is written
         self.buffers = GradBuffers()
         self.targets = targets
         root_nodes: dict[Node, None] = {}  # each root once, in order
         for (node, nr), root_grad in roots:
             self.buffers.add(node, nr, root_grad, root_grad.shape, root_grad)  # caller holds it
             root_nodes[node] = None
+        self.root_nodes = root_nodes
         self.dependencies = _count_dependencies(root_nodes)
         # the nodes that heard from every edge into them, the one recorded last first (torch's
-        # order, which decides in which order gradients are summed): (-sequence_nr, -push, node)
-        self.pushes = itertools.count()
-        self.ready: list[tuple[int, int, Node]] = []
+        # order, which decides in which order gradients are summed): (-sequence_nr, node).
+        # Leaves' nodes share one number and are equal here (AccumulateGrad.__lt__), so the
+        # heap's own shape decides between them, as in torch's ready queue (also a binary heap).
+        self.ready: list[tuple[int, Node]] = []
         for node in root_nodes:
             if node not in self.dependencies:
                 self.push(node)
@@ -217,6 +242,21 @@ class _Walk:
             self.capture(node, grads)
             return None
         return grads[0] if node.num_outputs == 1 else grads
+
+    def will_run(self, node: Node) -> bool:
+        """Whether `node` runs in this pass (or, for autograd.grad, hands over a captured
+        gradient): it is reached from the roots and, with targets, leads to one (torch's
+        _will_engine_execute_node)."""
+        if self.needed is None:
+            return node in self.dependencies or node in self.root_nodes
+        if node not in self.needed and node not in self.target_nodes:
+            return False
+        if not self.accumulating and type(node) is AccumulateGrad:  # a leaf autograd.grad asks for
+            raise RuntimeError(
+                "A leaf node was passed to _will_engine_execute_node but we are currently running "
+                "autograd.grad(). This is currently not supported."
+            )
+        return True
 
     def off_path(self, node: Node) -> bool:
         """With targets: `node` neither leads to one nor is one's own node."""
@@ -279,7 +319,7 @@ class _Walk:
 
     def push(self, node: Node) -> None:
         """`node` is ready to run (see `ready`)."""
-        heapq.heappush(self.ready, (-node.sequence_nr, -next(self.pushes), node))
+        heapq.heappush(self.ready, (-node.sequence_nr, node))
 
     def free_saved(self) -> None:
         """Free the saved values of the nodes that ran (backward without retain_graph)."""

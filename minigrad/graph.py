@@ -18,7 +18,6 @@ the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_
 from __future__ import annotations
 
 import itertools
-import sys
 import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -407,10 +406,15 @@ class AccumulateGrad(Node):
     The leaf's own hooks (Tensor.register_hook) run first; its post-accumulate hooks after.
     """
 
-    sequence_nr = sys.maxsize  # as in torch: a leaf's gradient is written as soon as it is ready
+    sequence_nr = 2**64 - 1  # torch's (UINT64_MAX): a leaf's gradient is written when ready
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable  # the leaf; the leaf itself holds this node only weakly
+
+    def __lt__(self, other: object) -> bool:
+        """Never: all leaves' nodes share one sequence number, so in the engine's ready queue
+        two of them are equal and the heap's shape decides which runs first, as in torch."""
+        return False
 
     @property
     def tensor_hooks(self) -> dict[int, dict[int, Callable[..., Any]]] | None:  # type: ignore

@@ -94,9 +94,8 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
-    def __enter__(self) -> saved_tensors_hooks:
+    def __enter__(self) -> None:  # torch's gives nothing to `with ... as`
         _hook_stack.pairs.append((self.pack_hook, self.unpack_hook))
-        return self
 
     def __exit__(self, *exc_info: object) -> None:
         if _hook_stack.pairs:  # (an extra __exit__, a misuse torch survives too, does nothing)

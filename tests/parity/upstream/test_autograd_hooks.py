@@ -17,8 +17,8 @@ Upstream tests of this family left out here, and why:
   test_current_graph_task_execution_order: private torch._C functions.
 - test_backward_hook_relative_ordering: names nodes of torch's Linear (AddmmBackward0,
   TBackward0) and BackwardHookFunctionBackward, a C++-internal node of module hooks.
-- test_multi_grad_all_hooks, test_multi_grad_any_hooks, test_multi_grad_hooks_invalid_mode:
-  torch.autograd.graph.register_multi_grad_hook (and a C++ extension) are not in minigrad.
+- test_multi_grad_all_hooks here leaves out upstream's C++ extension and undefined gradients
+  (torch._C._functions.UndefinedGrad); what it checks of register_multi_grad_hook is here.
 - test_hook_closure_cycle, test_create_graph_and_full_backward_hook_cycle,
   test_post_accumulate_grad_hook_gets_cleaned_up: reference cycles through the C++ node and
   the Python garbage collector (torch internals; minigrad's graph is plain Python objects).
@@ -809,5 +809,63 @@ def test_reentrant_with_non_leaf_variable_hook(parity):
         handles.append(tmp.register_hook(manual_increase_gradient))
         tmp.sum().backward()
         note("param.grad", plain(param.grad))
+
+    parity(script)
+
+
+# ---- multi-grad hooks (torch.autograd.graph.register_multi_grad_hook) -------------------------
+
+
+def test_multi_grad_all_hooks(parity):
+    def script(lib, note):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = lib.tensor([3.0, 4.0], requires_grad=True)
+        c, d = a * b, a * b
+        calls = []
+        handle = lib.autograd.graph.register_multi_grad_hook(
+            (a, b, c, d), lambda grads: calls.append([plain(g) for g in grads])
+        )
+        c.sum().backward(retain_graph=True)  # d is not in this graph: None for it
+        note("one backward, one call", calls)
+        c.sum().backward(inputs=(a,), retain_graph=True)  # b is not asked for: None for it
+        note("inputs=(a,)", calls[-1])
+        (grad_d,) = lib.autograd.grad(d.sum(), (d,), retain_graph=True)
+        note("autograd.grad of a non-leaf", [calls[-1], plain(grad_d)])
+        note("error: autograd.grad of a leaf", error_of(lambda: lib.autograd.grad(d.sum(), (b,))))
+        handle.remove()
+        before = len(calls)
+        (a * b).sum().backward()
+        note("removed: no more calls", len(calls) - before)
+        note("handle", type(handle).__name__)
+
+    parity(script)
+
+
+def test_multi_grad_any_hooks(parity):
+    def script(lib, note):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = lib.tensor([3.0, 4.0], requires_grad=True)
+        frozen = lib.tensor([5.0, 6.0])  # does not require grad: no hook goes on it
+        calls = []
+        handle = lib.autograd.graph.register_multi_grad_hook(
+            (a, b, frozen), lambda grad: calls.append(plain(grad)), mode="any"
+        )
+        (a * b * frozen).sum().backward()  # both leaves get a gradient: one call, the first
+        note("one call per backward", calls)
+        (a * b).sum().backward(inputs=[b])
+        note("inputs=[b]", calls[-1])
+        handle.remove()
+        (a * b).sum().backward()
+        note("calls after remove", len(calls))
+
+    parity(script)
+
+
+def test_multi_grad_hooks_invalid_mode(parity):
+    def script(lib, note):
+        a = lib.tensor([1.0], requires_grad=True)
+        register = lib.autograd.graph.register_multi_grad_hook
+        note("mode='x'", error_of(lambda: register((a,), print, mode="x")))
+        note("a tensor without a graph", error_of(lambda: register((lib.tensor([1.0]),), print)))
 
     parity(script)

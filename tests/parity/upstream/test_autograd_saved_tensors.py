@@ -13,8 +13,8 @@ Upstream tests of this family left out here, and why:
   torch._C._autograd._make_saved_tensor and torch.autograd.SavedTensor() (private).
 - test_clear_saved_tensors_on_access, test_clear_saved_tensors_on_access_double_access_error:
   a Function class attribute torch added for memory (clear_saved_tensors_on_access).
-- test_save_on_cpu_and_checkpoint, test_graph_save_on_cpu, test_graph_save_on_cpu_cuda:
-  torch.autograd.graph.save_on_cpu, checkpoint, sparse and CUDA tensors.
+- test_save_on_cpu_and_checkpoint, test_graph_save_on_cpu_cuda: checkpoint, CUDA tensors
+  (test_graph_save_on_cpu is here without its sparse tensors).
 - test_saving_variable_to_disk: torch.save / torch.load.
 - test_disabling_saved_tensor_hooks, test_disabling_saved_tensor_hooks_nested:
   torch.autograd.graph.disable_saved_tensors_hooks and a private torch._C query.
@@ -487,5 +487,27 @@ def test_grad_fn_attr_bindings(parity):
         note("hooks on a freed value", error_of(lambda: again.register_hooks(same, same)))
         note("a name the op does not save", error_of(lambda: a.sum().grad_fn._saved_self))
         note("cat's dim", lib.cat([a, a], dim=1).grad_fn._saved_dim)
+
+    parity(script)
+
+
+def test_graph_save_on_cpu(parity):
+    def script(lib, note):
+        for pin_memory in (False, True):
+            a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            with lib.autograd.graph.save_on_cpu(pin_memory=pin_memory) as entered:
+                y = a.exp()
+                z = (a * 2).pow(2)
+            saved = y.grad_fn._saved_result
+            note("with ... as", entered)
+            note("saved result: same memory as y", saved.data_ptr() == y.data_ptr())
+            note("saved result requires grad", saved.requires_grad)
+            (y.sum() + z.sum()).backward()
+            note(f"grad, pin_memory={pin_memory}", plain(a.grad))
+            b = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+            with lib.autograd.graph.save_on_cpu(pin_memory=pin_memory):
+                (g,) = lib.autograd.grad(b.pow(3).sum(), (b,), create_graph=True)
+            g.sum().backward()
+            note("second order under save_on_cpu", plain(b.grad))
 
     parity(script)
