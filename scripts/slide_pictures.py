@@ -333,23 +333,44 @@ def panels(picture: Picture) -> dict[str, tuple[list[str], tuple[float, float, f
     body = picture.svg[opening.end() : end]
     found: dict[str, list[str]] = {"before": [], "after": [], "legend": []}
     boxes: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in found}
-    first = True
-    for element in _elements(body):
-        if first and element.startswith("<polygon") and 'fill="white"' in element:
-            first = False
-            continue  # the background: drawn again for the new size
-        first = False
-        title = _ITEM_TITLE.search(element)
-        name = html_unescape(title.group(1)) if title and element.startswith("<g") else ""
-        name = name.removeprefix("cluster_")
-        panel = next((p for p in ("before", "after") if name.startswith(p)), "legend")
-        found[panel].append(element)
+    elements = _elements(body)
+    if elements and elements[0].startswith("<polygon") and 'fill="white"' in elements[0]:
+        elements = elements[1:]  # the background: drawn again for the new size
+    frames: dict[str, tuple[float, float, float, float]] = {}  # cluster_before / _after
+    for element in elements:
+        name = _cluster_name(element)
         box = _element_box(element)
+        if name in ("before", "after") and box is not None:
+            frames[name] = box
+    for element in elements:
+        box = _element_box(element)
+        # clusters keep their <title>; nodes and edges lost theirs (minigrad.viz takes them
+        # out: screen readers announced them), so they go with the frame they lie in
+        name = _cluster_name(element)
+        panel = next((p for p in ("before", "after") if name.startswith(p)), "")
+        if not panel and box is not None and element.startswith("<g"):
+            panel = next((p for p, f in frames.items() if _inside(box, f)), "")
+        panel = panel or "legend"
+        found[panel].append(element)
         if box is not None:
             boxes[panel].append(box)
     if not found["before"] or not found["after"]:
         return {}
     return {k: (found[k], _union(boxes[k])) for k in found if found[k] and boxes[k]}
+
+
+def _cluster_name(element: str) -> str:
+    """The panel name of a cluster group ("before", "after", "before_S1"), else ""."""
+    title = _ITEM_TITLE.search(element)
+    if title is None or not element.startswith("<g") or 'class="cluster"' not in element[:80]:
+        return ""
+    return html_unescape(title.group(1)).removeprefix("cluster_")
+
+
+def _inside(box: tuple[float, float, float, float], frame: tuple[float, ...]) -> bool:
+    """Whether the centre of `box` lies within `frame` (both x0, y0, x1, y1)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return frame[0] <= x <= frame[2] and frame[1] <= y <= frame[3]
 
 
 def html_unescape(text: str) -> str:

@@ -136,3 +136,8 @@ def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
     pair = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
     assert "before" in pair.svg and "after out.detach()" in pair.svg
     assert "leaf tensor that requires grad" not in pair.svg
+    # nodes and edges carry no <title> (viz takes them out): they go with the frame they are in
+    found = panels(picture)
+    legend = "".join(found["legend"][0])
+    assert 'class="node"' not in legend and 'class="edge"' not in legend
+    assert all('class="node"' in "".join(found[k][0]) for k in ("before", "after"))
