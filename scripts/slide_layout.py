@@ -47,11 +47,16 @@ from scripts.slide_pictures import (
     PX_PER_PT,
     Picture,
     for_slide,
+    half_text,
+    labels_in_view,
+    own_text,
     panels,
     parse,
     parts,
     tiles,
+    with_own_text,
     with_size,
+    without_legend,
 )
 from scripts.slides_metadata import skipped_cells
 
@@ -82,6 +87,12 @@ WORDS = {
         "zoom": "a band of the picture",
         "pair": "before and after",
         "legend": "what the colours mean",
+        "legend_title": "What the marks in the pictures mean (colours, lines, shapes)",
+        "before_name": "before {action}: the graph as it was",
+        "band_name": "part {n} of {total} of the picture: {name}",
+        "band_desc": "this part shows: ",
+        "sep": "; ",
+        "legend_note": "The legend of every picture: name each mark with the room once.",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
         ),
@@ -111,6 +122,12 @@ WORDS = {
         "zoom": "图的一段",
         "pair": "之前和之后",
         "legend": "颜色的含义",
+        "legend_title": "图中各种标记（颜色、线条、形状）的含义",
+        "before_name": "执行 {action} 之前：原来的图",
+        "band_name": "图的第 {n} 部分，共 {total} 部分：{name}",
+        "band_desc": "这一部分显示：",
+        "sep": "；",
+        "legend_note": "所有图的图例：和大家一起把每种标记认一遍。",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
         "ask_before": "先提问：`{action}` 会改变什么？再对比图的两半。",
@@ -618,6 +635,21 @@ class Layout:
         ident = picture_id(svg)
         action = after_action(svg)
         whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        split = without_legend(picture, self.words["legend_title"])
+        if split is not None and not readable(whole, CONTENT_WIDTH, PICTURE_PX):
+            # the legend the decks' theme added under a notebook's first picture: the graph
+            # whole on its slide, then the legend, a picture of its own
+            graph, legend = split
+            items = self.items_of_picture(graph, ident, action)
+            key = self.picture_item(legend, picture_id(legend.svg), "whole")
+            key.own_slide = True
+            key.notes.append(self.words["legend_note"])
+            return [*items, key]
+        return self.items_of_picture(picture, ident, action)
+
+    def items_of_picture(self, picture: Picture, ident: str, action: str) -> list[Item]:
+        """The items of one picture (see items_of_svg)."""
+        whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
         item = self.picture_item(whole, ident, "whole")
         if whole.fits(CONTENT_WIDTH, BUDGET_PX):
             return [item]
@@ -642,6 +674,7 @@ class Layout:
         for piece in pieces:
             if piece.label == "legend" and not has_legend:
                 continue  # only empty space beside the two boxes
+            piece = self.part_text(piece, picture, action, len(pieces))
             detail = self.picture_item(piece, ident, piece.label)
             detail.own_slide = True
             zoom = piece.label.startswith("detail")
@@ -651,6 +684,26 @@ class Layout:
                 detail.notes.append(self.words["ask_after"].format(action=action))
             items.append(detail)
         return items
+
+    def part_text(self, piece: Picture, whole: Picture, action: str, count: int) -> Picture:
+        """A cut-out part with its own accessible name and description (what it shows, not
+        the whole picture's): a half of a before/after its half of the description, the
+        legend its title, a band of a graph the labels it shows."""
+        name, desc = own_text(whole.svg)
+        if piece.label == "before":
+            name = self.words["before_name"].format(action=action)
+            desc = half_text(desc, "before")
+        elif piece.label == "after":
+            desc = half_text(desc, "after")
+        elif piece.label == "legend":
+            name, desc = self.words["legend_title"], ""
+        elif piece.label.startswith("detail"):
+            number = piece.label.removeprefix("detail-")
+            name = self.words["band_name"].format(n=number, total=count, name=name)
+            desc = self.words["band_desc"] + self.words["sep"].join(labels_in_view(piece))
+        else:
+            return piece  # before and after together: the whole picture's text is theirs
+        return replace(piece, svg=with_own_text(piece.svg, name, desc))
 
     def picture_item(self, picture: Picture, ident: str = "", part: str = "whole") -> Item:
         """An item for one picture, planned at the size its labels need (or the slide's)."""
