@@ -11,6 +11,7 @@ too small. A theme with a `slide_box` (the "projector" theme the decks are built
 - left to right with tighter spacing,
 
 and keeps the layout that fits the slide box at the largest scale (the first one on a tie).
+A single graph is measured without its legend: the decks show that on a slide of its own.
 Only where boxes go changes: every node, edge, label and colour is the same.
 """
 
@@ -29,6 +30,9 @@ _HALF = re.compile(
     r'<title>cluster_(?:before|after)</title>\s*<(?:polygon|path)[^>]*?(?:points|d)="([^"]+)"'
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LEGEND = re.compile(
+    r"\n\t[^\n]*\blabel=<<TABLE\b[^\n]*"
+)  # the legend, the graph's label (legend.py)
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt"[^>]*?\bheight="([\d.]+)pt"', re.DOTALL)
 
 
@@ -83,11 +87,14 @@ def best_layout(
     `render` turns DOT into SVG text; `smallest_pt` is the smallest label of the theme. When
     the first layout already shows every label at READABLE_PX, it is kept as it is."""
     readable = READABLE_PX / (smallest_pt * PX_PER_PT)
-    best, best_scale = source, slide_scale(render(source), box)
+    # a single graph's legend goes on a slide of its own (scripts/slide_layout.py): the
+    # graph alone is what has to fit
+    scored = source if "cluster_before" in source else _LEGEND.sub("", source)
+    best, best_scale = 0, slide_scale(render(scored), box)
     if best_scale >= readable:
         return source
-    for other in variants(source):
+    for number, other in enumerate(variants(scored), start=1):
         scale = slide_scale(render(other), box)
         if scale > best_scale * 1.02:  # clearly larger: worth a different look
-            best, best_scale = other, scale
-    return best
+            best, best_scale = number, scale
+    return source if best == 0 else variants(source)[best - 1]

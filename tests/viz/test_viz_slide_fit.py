@@ -67,3 +67,12 @@ def test_a_picture_that_fits_and_the_default_theme_are_left_as_dot_drew_them() -
     viz.set_theme("default")
     notebook = viz.draw(_chain(3))
     assert notebook.slide_source() == notebook.source
+
+
+@needs_dot
+def test_a_single_graph_is_measured_without_its_legend_which_the_decks_show_apart() -> None:
+    viz.set_theme("projector")
+    alone = viz.draw(_chain(3), legend=False).slide_source()
+    with_legend = viz.draw(_chain(3), legend=True).slide_source()
+    assert ("rankdir=LR" in alone) == ("rankdir=LR" in with_legend)
+    assert "<TABLE" in with_legend  # the legend is still drawn
