@@ -338,6 +338,17 @@ def readable(picture: Picture, width_px: float, height_px: float) -> bool:
     return picture.smallest_font * PX_PER_PT * min(fit, MAX_SCALE) >= MIN_TEXT_PX - 0.05
 
 
+def unfit_reason(picture: Picture, room: float) -> str:
+    """Why a picture is shown with labels under MIN_TEXT_PX: the size its labels need, in
+    its largest layout (viz tried top-down and left-right, tight and loose, for a slide; a
+    before/after's halves side by side or stacked), against the room the slide has."""
+    width, height = picture.size_at(picture.scale_for_text())
+    return (
+        f"needs {width:.0f}x{height:.0f} px for {MIN_TEXT_PX:.0f} px labels in its largest"
+        f" layout; the slide has {CONTENT_WIDTH}x{room:.0f} px"
+    )
+
+
 # a <title> that is the first child of a group: Graphviz's ids of graphs, clusters, nodes, edges
 _SVG_TITLE = re.compile(r"(<g\b[^>]*>\s*)<title>[^<]*</title>\s*")
 
@@ -349,12 +360,13 @@ def without_titles(svg: str) -> str:
     return _SVG_TITLE.sub(r"\1", svg)
 
 
-def tagged(svg: str, ident: str, part: str, overview: bool) -> str:
+def tagged(svg: str, ident: str, part: str, unfit: str = "") -> str:
     """The SVG's root marked with the picture it is (data-course-picture), the part shown
-    (data-course-part) and, when its labels are under MIN_TEXT_PX, data-course-overview."""
+    (data-course-part) and, when its labels are under MIN_TEXT_PX, data-course-overview and
+    the reason (data-course-unfit: how large it would have to be)."""
     extra = f' data-course-picture="{ident}" data-course-part="{part}"'
-    if overview:
-        extra += ' data-course-overview="true"'
+    if unfit:
+        extra += f' data-course-overview="true" data-course-unfit="{html.escape(unfit)}"'
     return re.sub(r"<svg\b", "<svg" + extra, svg, count=1)
 
 
@@ -827,8 +839,8 @@ class Layout:
             )
             width, height = picture.size_at(fit)
             svg = without_titles(with_size(picture.svg, width, height))
-            overview = not readable(picture, CONTENT_WIDTH, room)
-            item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, overview))])
+            unfit = "" if readable(picture, CONTENT_WIDTH, room) else unfit_reason(picture, room)
+            item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, unfit))])
             item.height = math.ceil(height) + BLOCK_GAP
         current.items.append(item)
         current.used += item.height
