@@ -64,6 +64,8 @@ from scripts.slides_metadata import skipped_cells
 SLIDE_WIDTH = 1280
 SLIDE_HEIGHT = 720
 CONTENT_WIDTH = 1200  # the slide minus its padding (the style sheet's section padding)
+# a picture may also use most of the side padding (the style sheet's .jp-RenderedSVG margin)
+PICTURE_WIDTH = 1264
 BUDGET_PX = 640  # content height planned per slide: 720 minus padding and a safety margin
 PICTURE_PX = 660  # a slide holding pictures only: 720 minus the padding and the gaps
 TEXT_PX, TEXT_LINE = 26, 26 * 1.4
@@ -345,7 +347,7 @@ def unfit_reason(picture: Picture, room: float) -> str:
     width, height = picture.size_at(picture.scale_for_text())
     return (
         f"needs {width:.0f}x{height:.0f} px for {MIN_TEXT_PX:.0f} px labels in its largest"
-        f" layout; the slide has {CONTENT_WIDTH}x{room:.0f} px"
+        f" layout; the slide has {PICTURE_WIDTH}x{room:.0f} px"
     )
 
 
@@ -646,9 +648,9 @@ class Layout:
             return []
         ident = picture_id(svg)
         action = after_action(svg)
-        whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
         split = without_legend(picture, self.words["legend_title"])
-        if split is not None and not readable(whole, CONTENT_WIDTH, PICTURE_PX):
+        if split is not None and not readable(whole, PICTURE_WIDTH, PICTURE_PX):
             # the legend the decks' theme added under a notebook's first picture: the graph
             # whole on its slide, then the legend, a picture of its own
             graph, legend = split
@@ -661,14 +663,14 @@ class Layout:
 
     def items_of_picture(self, picture: Picture, ident: str, action: str) -> list[Item]:
         """The items of one picture (see items_of_svg)."""
-        whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
         item = self.picture_item(whole, ident, "whole")
-        if whole.fits(CONTENT_WIDTH, BUDGET_PX):
+        if whole.fits(PICTURE_WIDTH, BUDGET_PX):
             return [item]
         item.own_slide = True
         if action:
             item.notes.append(self.words["ask_before"].format(action=action))
-        if readable(whole, CONTENT_WIDTH, PICTURE_PX):
+        if readable(whole, PICTURE_WIDTH, PICTURE_PX):
             if action:
                 item.notes.append(self.words["ask_after"].format(action=action))
             return [item]
@@ -676,12 +678,12 @@ class Layout:
         items = [item]
         has_legend = "legend" in panels(picture)
         pieces = parts(picture)
-        pair = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
-        if has_legend and readable(pair, CONTENT_WIDTH, PICTURE_PX):
+        pair = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+        if has_legend and readable(pair, PICTURE_WIDTH, PICTURE_PX):
             # before and after side by side without the legend, then the legend
             pieces = [replace(pair, label="pair"), *(p for p in pieces if p.label == "legend")]
         if not pieces:  # one graph: zoom in on it, band by band (cut between its ranks)
-            bands = tiles(picture, CONTENT_WIDTH, PICTURE_PX)
+            bands = tiles(picture, PICTURE_WIDTH, PICTURE_PX)
             pieces = [replace(t, label=f"detail-{n}") for n, t in enumerate(bands, start=1)]
         for piece in pieces:
             if piece.label == "legend" and not has_legend:
@@ -758,7 +760,7 @@ class Layout:
             if picture is None:
                 continue
             room = PICTURE_PX - head.height - BLOCK_GAP
-            whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, room / PX_PER_PT)
+            whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, room / PX_PER_PT)
             item = self.picture_item(whole, picture_id(frame["svg"]), "step")
             item.height = min(item.height, room)
             item.step = True
@@ -825,7 +827,7 @@ class Layout:
                 current.used += moved.height
         elif item.picture is not None and current.items:
             room = max(self.limit(current, item) - current.used, 0)
-            if not readable(item.picture, CONTENT_WIDTH, room):
+            if not readable(item.picture, PICTURE_WIDTH, room):
                 current = self.new_slide("subslide", current.heading)
         if item.picture is not None:
             room = max(PICTURE_PX - current.used - BLOCK_GAP, 0) if item.step else None
@@ -833,13 +835,13 @@ class Layout:
                 room = max(self.limit(current, item) - current.used, 0)
             picture = item.picture
             fit = min(
-                CONTENT_WIDTH / (picture.width * PX_PER_PT),
+                PICTURE_WIDTH / (picture.width * PX_PER_PT),
                 room / (picture.height * PX_PER_PT),
                 MAX_SCALE,
             )
             width, height = picture.size_at(fit)
             svg = without_titles(with_size(picture.svg, width, height))
-            unfit = "" if readable(picture, CONTENT_WIDTH, room) else unfit_reason(picture, room)
+            unfit = "" if readable(picture, PICTURE_WIDTH, room) else unfit_reason(picture, room)
             item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, unfit))])
             item.height = math.ceil(height) + BLOCK_GAP
         current.items.append(item)

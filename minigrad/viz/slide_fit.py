@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["READABLE_PX", "best_layout", "slide_scale", "variants"]
+__all__ = ["READABLE_PX", "best_layout", "graph_alone", "slide_scale", "variants"]
 
 READABLE_PX = 18.0  # the smallest label the back row reads on a 1280x720 slide
 PX_PER_PT = 4 / 3
@@ -30,9 +30,9 @@ _HALF = re.compile(
     r'<title>cluster_(?:before|after)</title>\s*<(?:polygon|path)[^>]*?(?:points|d)="([^"]+)"'
 )
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_LEGEND = re.compile(
-    r"\n\t[^\n]*\blabel=<<TABLE\b[^\n]*"
-)  # the legend, the graph's label (legend.py)
+# the legend: the graph's own label, a root attribute statement (legend.py); a node's label
+# is an HTML table too, but its statement starts with the node's name
+_LEGEND = re.compile(r"\n\t(?:\w+=\S+ )*label=<<TABLE\b[^\n]*\blabelloc=b\b[^\n]*")
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt"[^>]*?\bheight="([\d.]+)pt"', re.DOTALL)
 
 
@@ -57,6 +57,11 @@ def _halves(svg: str) -> list[tuple[float, float, float, float]]:
         xs, ys = numbers[0::2], numbers[1::2]
         found.append((min(xs), min(ys), max(xs), max(ys)))
     return found if len(found) == 2 else []
+
+
+def graph_alone(source: str) -> str:
+    """The DOT source without the legend (the root graph's label); nodes keep theirs."""
+    return _LEGEND.sub("", source)
 
 
 def slide_scale(svg: str, box: tuple[float, float]) -> float:
@@ -89,7 +94,7 @@ def best_layout(
     readable = READABLE_PX / (smallest_pt * PX_PER_PT)
     # a single graph's legend goes on a slide of its own (scripts/slide_layout.py): the
     # graph alone is what has to fit
-    scored = source if "cluster_before" in source else _LEGEND.sub("", source)
+    scored = source if "cluster_before" in source else graph_alone(source)
     best, best_scale = 0, slide_scale(render(scored), box)
     if best_scale >= readable:
         return source

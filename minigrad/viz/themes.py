@@ -97,7 +97,7 @@ PROJECTOR = Theme(
     legend_first=True,
     legend_columns=1,
     fit_width=NOTEBOOK_PX / PX_PER_PT,  # as wide as the notebook, not scaled down at all
-    slide_box=(1200 / PX_PER_PT, 660 / PX_PER_PT),  # the decks' picture area, 1200x660 px
+    slide_box=(1264 / PX_PER_PT, 590 / PX_PER_PT),  # a deck slide under a one-line title
 )
 
 THEMES: dict[str, Theme] = {"default": DEFAULT, "projector": PROJECTOR}

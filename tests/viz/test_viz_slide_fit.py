@@ -12,10 +12,11 @@ import pytest
 
 import minigrad as mg
 from minigrad import viz
-from minigrad.viz.slide_fit import READABLE_PX, slide_scale, variants
+from minigrad.viz.dot_program import run_dot
+from minigrad.viz.slide_fit import READABLE_PX, graph_alone, slide_scale, variants
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is needed")
-BOX = (1200 * 3 / 4, 660 * 3 / 4)  # the decks' picture area in points
+BOX = (1264 * 3 / 4, 590 * 3 / 4)  # the decks' picture area under a title, in points
 _TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
 
 
@@ -48,9 +49,7 @@ def test_a_short_chain_is_laid_out_left_to_right_for_a_slide_and_keeps_every_lab
     first = graph.pipe(format="svg", encoding="utf-8")
     chosen = graph.slide_source()
     assert chosen != graph.source  # laid out again ...
-    plain = graph.copy()
-    plain.theme = "default"
-    as_before = plain.pipe(format="svg", encoding="utf-8")
+    as_before = run_dot(graph.source, ["-Tsvg"], 30.0, 20).decode("utf-8")  # top to bottom
     # ... larger on the slide than top to bottom, with the same labels
     assert slide_scale(first, BOX) > slide_scale(as_before, BOX)
     assert sorted(_TEXT.findall(first)) == sorted(_TEXT.findall(as_before))
@@ -76,3 +75,7 @@ def test_a_single_graph_is_measured_without_its_legend_which_the_decks_show_apar
     with_legend = viz.draw(_chain(3), legend=True).slide_source()
     assert ("rankdir=LR" in alone) == ("rankdir=LR" in with_legend)
     assert "<TABLE" in with_legend  # the legend is still drawn
+    source = viz.draw(_chain(3), legend=True).source
+    alone = graph_alone(source)
+    assert "leaf tensor that requires grad" in source and "leaf tensor" not in alone
+    assert alone.count(" -> ") == source.count(" -> ") and alone.count("[") == source.count("[")
