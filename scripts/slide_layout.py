@@ -15,10 +15,14 @@ every cell fits one slide. The rules, in order:
 - Code is shown at once, wrapped at the slide's width; its outputs appear on the next key press
   (fragments: the room predicts first, the notes say what to ask and what to expect). A long
   text output goes on over the next slides, cut between lines into even parts.
-- A picture is shown whole, as large as the room allows (a before/after laid out again for
-  16:9 by slide_pictures.for_slide). When its labels are then under 18 px, closer looks
-  follow, each whole on a slide of its own: before and after side by side without the legend
-  (or each alone) and the legend; a single graph band by band, cut between its ranks.
+- A picture is shown whole, as large as the room allows (up to PICTURE_WIDTH wide; viz drew
+  it in the layout that shows largest on a slide, minigrad/viz/slide_fit.py; a before/after
+  is laid out again for 16:9 by slide_pictures.for_slide). The legend the projector theme
+  adds under a notebook's first picture is a picture of its own, on the next slide. When a
+  picture's labels are still under 18 px, its slide says why (data-course-unfit: the size it
+  needs) and closer looks follow, each whole on a slide of its own, each with its own name
+  and description: before and after side by side without the legend (or each alone) and the
+  legend; a single graph band by band, cut between its ranks.
 - The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code as the
   title over the step's whole frame, with the step's text summary in the notes.
 - A code slide that asks the room to predict never opens with an earlier output on it.

@@ -6,7 +6,11 @@ out again for a 16:9 slide (for_slide: its "before", "after" and legend panels s
 stacked, whichever shows largest); each panel keeps exactly what Graphviz drew, only moved.
 When even that leaves labels too small, the layout (slide_layout.py) follows the whole picture
 with its parts (parts: before, after, legend) or, for a single graph, bands cut between its
-ranks (tiles), each on a slide of its own.
+ranks (tiles), each on a slide of its own. A single graph with the legend the projector theme
+put under it is drawn as two pictures (without_legend). A part carries its own accessible name
+and description (own_text, with_own_text, half_text, labels_in_view), not the whole picture's.
+Panels are told apart by the frames of the clusters "before" and "after" (viz writes no
+<title> for nodes and edges: they go with the frame they lie in).
 """
 
 from __future__ import annotations
