@@ -9,6 +9,7 @@ too small. A theme with a `slide_box` (the "projector" theme the decks are built
 - the same graph with tighter spacing between nodes and ranks,
 - left to right instead of top to bottom (a chain becomes a wide row),
 - left to right with tighter spacing,
+- both ways again with the tightest spacing that still leaves a clear gap,
 
 and keeps the layout that fits the slide box at the largest scale (the first one on a tie).
 A single graph is measured without its legend: the decks show that on a slide of its own.
@@ -25,6 +26,7 @@ __all__ = ["READABLE_PX", "best_layout", "graph_alone", "slide_scale", "variants
 READABLE_PX = 18.0  # the smallest label the back row reads on a 1280x720 slide
 PX_PER_PT = 4 / 3
 TIGHT = 'nodesep="0.18" ranksep="0.28"'  # inches; the projector theme's are 0.35 and 0.45
+TIGHTEST = 'nodesep="0.1" ranksep="0.18"'  # still a clear gap between two boxes
 GAP = 18.0  # points between the halves on a slide (slide_pictures.PANEL_GAP)
 _HALF = re.compile(
     r'<title>cluster_(?:before|after)</title>\s*<(?:polygon|path)[^>]*?(?:points|d)="([^"]+)"'
@@ -37,7 +39,8 @@ _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt"[^>]*?\bheight="([\d.]+)pt"
 
 
 def variants(source: str) -> list[str]:
-    """The DOT source with other layouts: tighter, left to right, both (in that order).
+    """The DOT source with other layouts: tighter, left to right, both, then the tightest
+    top to bottom and left to right (in that order).
 
     A graph attribute statement at the end of the root graph overrides the earlier ones."""
     end = source.rstrip().rfind("}")
@@ -46,6 +49,8 @@ def variants(source: str) -> list[str]:
         f"{head}\tgraph [{TIGHT}]\n{tail}",
         f"{head}\tgraph [rankdir=LR]\n{tail}",
         f"{head}\tgraph [rankdir=LR {TIGHT}]\n{tail}",
+        f"{head}\tgraph [{TIGHTEST}]\n{tail}",
+        f"{head}\tgraph [rankdir=LR {TIGHTEST}]\n{tail}",
     ]
 
 

@@ -36,10 +36,11 @@ def _chain(steps: int) -> mg.Tensor:
 
 def test_variants_override_the_layout_at_the_end_of_the_root_graph() -> None:
     source = "digraph {\n\trankdir=TB\n\ta -> b\n}\n"
-    tight, wide, both = variants(source)
+    tight, wide, both, tightest, wide_tightest = variants(source)
     assert tight.rstrip().endswith('graph [nodesep="0.18" ranksep="0.28"]\n}')
     assert "graph [rankdir=LR]" in wide and "rankdir=LR nodesep" in both
-    assert all(v.count("{") == 1 and v.rstrip().endswith("}") for v in (tight, wide, both))
+    assert "rankdir=LR" not in tightest and "rankdir=LR" in wide_tightest
+    assert all(v.count("{") == 1 and v.rstrip().endswith("}") for v in variants(source))
 
 
 @needs_dot
