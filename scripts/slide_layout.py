@@ -15,10 +15,14 @@ every cell fits one slide. The rules, in order:
 - Code is shown at once, wrapped at the slide's width; its outputs appear on the next key press
   (fragments: the room predicts first, the notes say what to ask and what to expect). A long
   text output goes on over the next slides, cut between lines into even parts.
-- A picture is shown whole, as large as the room allows (a before/after laid out again for
-  16:9 by slide_pictures.for_slide). When its labels are then under 18 px, closer looks
-  follow, each whole on a slide of its own: before and after side by side without the legend
-  (or each alone) and the legend; a single graph band by band, cut between its ranks.
+- A picture is shown whole, as large as the room allows (up to PICTURE_WIDTH wide; viz drew
+  it in the layout that shows largest on a slide, minigrad/viz/slide_fit.py; a before/after
+  is laid out again for 16:9 by slide_pictures.for_slide). The legend the projector theme
+  adds under a notebook's first picture is a picture of its own, on the next slide. When a
+  picture's labels are still under 18 px, its slide says why (data-course-unfit: the size it
+  needs) and closer looks follow, each whole on a slide of its own, each with its own name
+  and description: before and after side by side without the legend (or each alone) and the
+  legend; a single graph band by band, cut between its ranks.
 - The stepper (viz.stepper, viz.cut_stepper) becomes one slide per step: the step's code as the
   title over the step's whole frame, with the step's text summary in the notes.
 - A code slide that asks the room to predict never opens with an earlier output on it.
@@ -47,11 +51,16 @@ from scripts.slide_pictures import (
     PX_PER_PT,
     Picture,
     for_slide,
+    half_text,
+    labels_in_view,
+    own_text,
     panels,
     parse,
     parts,
     tiles,
+    with_own_text,
     with_size,
+    without_legend,
 )
 from scripts.slides_metadata import skipped_cells
 
@@ -59,6 +68,8 @@ from scripts.slides_metadata import skipped_cells
 SLIDE_WIDTH = 1280
 SLIDE_HEIGHT = 720
 CONTENT_WIDTH = 1200  # the slide minus its padding (the style sheet's section padding)
+# a picture may also use most of the side padding (the style sheet's .jp-RenderedSVG margin)
+PICTURE_WIDTH = 1264
 BUDGET_PX = 640  # content height planned per slide: 720 minus padding and a safety margin
 PICTURE_PX = 660  # a slide holding pictures only: 720 minus the padding and the gaps
 TEXT_PX, TEXT_LINE = 26, 26 * 1.4
@@ -82,6 +93,12 @@ WORDS = {
         "zoom": "a band of the picture",
         "pair": "before and after",
         "legend": "what the colours mean",
+        "legend_title": "What the marks in the pictures mean (colours, lines, shapes)",
+        "before_name": "before {action}: the graph as it was",
+        "band_name": "part {n} of {total} of the picture: {name}",
+        "band_desc": "this part shows: ",
+        "sep": "; ",
+        "legend_note": "The legend of every picture: name each mark with the room once.",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
         ),
@@ -111,6 +128,12 @@ WORDS = {
         "zoom": "图的一段",
         "pair": "之前和之后",
         "legend": "颜色的含义",
+        "legend_title": "图中各种标记（颜色、线条、形状）的含义",
+        "before_name": "执行 {action} 之前：原来的图",
+        "band_name": "图的第 {n} 部分，共 {total} 部分：{name}",
+        "band_desc": "这一部分显示：",
+        "sep": "；",
+        "legend_note": "所有图的图例：和大家一起把每种标记认一遍。",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
         "ask_before": "先提问：`{action}` 会改变什么？再对比图的两半。",
@@ -321,6 +344,17 @@ def readable(picture: Picture, width_px: float, height_px: float) -> bool:
     return picture.smallest_font * PX_PER_PT * min(fit, MAX_SCALE) >= MIN_TEXT_PX - 0.05
 
 
+def unfit_reason(picture: Picture, room: float) -> str:
+    """Why a picture is shown with labels under MIN_TEXT_PX: the size its labels need, in
+    its largest layout (viz tried top-down and left-right, tight and loose, for a slide; a
+    before/after's halves side by side or stacked), against the room the slide has."""
+    width, height = picture.size_at(picture.scale_for_text())
+    return (
+        f"needs {width:.0f}x{height:.0f} px for {MIN_TEXT_PX:.0f} px labels in its largest"
+        f" layout; the slide has {PICTURE_WIDTH}x{room:.0f} px"
+    )
+
+
 # a <title> that is the first child of a group: Graphviz's ids of graphs, clusters, nodes, edges
 _SVG_TITLE = re.compile(r"(<g\b[^>]*>\s*)<title>[^<]*</title>\s*")
 
@@ -332,12 +366,13 @@ def without_titles(svg: str) -> str:
     return _SVG_TITLE.sub(r"\1", svg)
 
 
-def tagged(svg: str, ident: str, part: str, overview: bool) -> str:
+def tagged(svg: str, ident: str, part: str, unfit: str = "") -> str:
     """The SVG's root marked with the picture it is (data-course-picture), the part shown
-    (data-course-part) and, when its labels are under MIN_TEXT_PX, data-course-overview."""
+    (data-course-part) and, when its labels are under MIN_TEXT_PX, data-course-overview and
+    the reason (data-course-unfit: how large it would have to be)."""
     extra = f' data-course-picture="{ident}" data-course-part="{part}"'
-    if overview:
-        extra += ' data-course-overview="true"'
+    if unfit:
+        extra += f' data-course-overview="true" data-course-unfit="{html.escape(unfit)}"'
     return re.sub(r"<svg\b", "<svg" + extra, svg, count=1)
 
 
@@ -617,14 +652,29 @@ class Layout:
             return []
         ident = picture_id(svg)
         action = after_action(svg)
-        whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
+        split = without_legend(picture, self.words["legend_title"])
+        if split is not None and not readable(whole, PICTURE_WIDTH, PICTURE_PX):
+            # the legend the decks' theme added under a notebook's first picture: the graph
+            # whole on its slide, then the legend, a picture of its own
+            graph, legend = split
+            items = self.items_of_picture(graph, ident, action)
+            key = self.picture_item(legend, picture_id(legend.svg), "whole")
+            key.own_slide = True
+            key.notes.append(self.words["legend_note"])
+            return [*items, key]
+        return self.items_of_picture(picture, ident, action)
+
+    def items_of_picture(self, picture: Picture, ident: str, action: str) -> list[Item]:
+        """The items of one picture (see items_of_svg)."""
+        whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT)
         item = self.picture_item(whole, ident, "whole")
-        if whole.fits(CONTENT_WIDTH, BUDGET_PX):
+        if whole.fits(PICTURE_WIDTH, BUDGET_PX):
             return [item]
         item.own_slide = True
         if action:
             item.notes.append(self.words["ask_before"].format(action=action))
-        if readable(whole, CONTENT_WIDTH, PICTURE_PX):
+        if readable(whole, PICTURE_WIDTH, PICTURE_PX):
             if action:
                 item.notes.append(self.words["ask_after"].format(action=action))
             return [item]
@@ -632,16 +682,17 @@ class Layout:
         items = [item]
         has_legend = "legend" in panels(picture)
         pieces = parts(picture)
-        pair = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
-        if has_legend and readable(pair, CONTENT_WIDTH, PICTURE_PX):
+        pair = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
+        if has_legend and readable(pair, PICTURE_WIDTH, PICTURE_PX):
             # before and after side by side without the legend, then the legend
             pieces = [replace(pair, label="pair"), *(p for p in pieces if p.label == "legend")]
         if not pieces:  # one graph: zoom in on it, band by band (cut between its ranks)
-            bands = tiles(picture, CONTENT_WIDTH, PICTURE_PX)
+            bands = tiles(picture, PICTURE_WIDTH, PICTURE_PX)
             pieces = [replace(t, label=f"detail-{n}") for n, t in enumerate(bands, start=1)]
         for piece in pieces:
             if piece.label == "legend" and not has_legend:
                 continue  # only empty space beside the two boxes
+            piece = self.part_text(piece, picture, action, len(pieces))
             detail = self.picture_item(piece, ident, piece.label)
             detail.own_slide = True
             zoom = piece.label.startswith("detail")
@@ -651,6 +702,26 @@ class Layout:
                 detail.notes.append(self.words["ask_after"].format(action=action))
             items.append(detail)
         return items
+
+    def part_text(self, piece: Picture, whole: Picture, action: str, count: int) -> Picture:
+        """A cut-out part with its own accessible name and description (what it shows, not
+        the whole picture's): a half of a before/after its half of the description, the
+        legend its title, a band of a graph the labels it shows."""
+        name, desc = own_text(whole.svg)
+        if piece.label == "before":
+            name = self.words["before_name"].format(action=action)
+            desc = half_text(desc, "before")
+        elif piece.label == "after":
+            desc = half_text(desc, "after")
+        elif piece.label == "legend":
+            name, desc = self.words["legend_title"], ""
+        elif piece.label.startswith("detail"):
+            number = piece.label.removeprefix("detail-")
+            name = self.words["band_name"].format(n=number, total=count, name=name)
+            desc = self.words["band_desc"] + self.words["sep"].join(labels_in_view(piece))
+        else:
+            return piece  # before and after together: the whole picture's text is theirs
+        return replace(piece, svg=with_own_text(piece.svg, name, desc))
 
     def picture_item(self, picture: Picture, ident: str = "", part: str = "whole") -> Item:
         """An item for one picture, planned at the size its labels need (or the slide's)."""
@@ -693,7 +764,7 @@ class Layout:
             if picture is None:
                 continue
             room = PICTURE_PX - head.height - BLOCK_GAP
-            whole = for_slide(picture, CONTENT_WIDTH / PX_PER_PT, room / PX_PER_PT)
+            whole = for_slide(picture, PICTURE_WIDTH / PX_PER_PT, room / PX_PER_PT)
             item = self.picture_item(whole, picture_id(frame["svg"]), "step")
             item.height = min(item.height, room)
             item.step = True
@@ -760,7 +831,7 @@ class Layout:
                 current.used += moved.height
         elif item.picture is not None and current.items:
             room = max(self.limit(current, item) - current.used, 0)
-            if not readable(item.picture, CONTENT_WIDTH, room):
+            if not readable(item.picture, PICTURE_WIDTH, room):
                 current = self.new_slide("subslide", current.heading)
         if item.picture is not None:
             room = max(PICTURE_PX - current.used - BLOCK_GAP, 0) if item.step else None
@@ -768,14 +839,14 @@ class Layout:
                 room = max(self.limit(current, item) - current.used, 0)
             picture = item.picture
             fit = min(
-                CONTENT_WIDTH / (picture.width * PX_PER_PT),
+                PICTURE_WIDTH / (picture.width * PX_PER_PT),
                 room / (picture.height * PX_PER_PT),
                 MAX_SCALE,
             )
             width, height = picture.size_at(fit)
             svg = without_titles(with_size(picture.svg, width, height))
-            overview = not readable(picture, CONTENT_WIDTH, room)
-            item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, overview))])
+            unfit = "" if readable(picture, PICTURE_WIDTH, room) else unfit_reason(picture, room)
+            item.cell = output_cell([svg_output(tagged(svg, item.ident, item.part, unfit))])
             item.height = math.ceil(height) + BLOCK_GAP
         current.items.append(item)
         current.used += item.height

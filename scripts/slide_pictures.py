@@ -6,11 +6,16 @@ out again for a 16:9 slide (for_slide: its "before", "after" and legend panels s
 stacked, whichever shows largest); each panel keeps exactly what Graphviz drew, only moved.
 When even that leaves labels too small, the layout (slide_layout.py) follows the whole picture
 with its parts (parts: before, after, legend) or, for a single graph, bands cut between its
-ranks (tiles), each on a slide of its own.
+ranks (tiles), each on a slide of its own. A single graph with the legend the projector theme
+put under it is drawn as two pictures (without_legend). A part carries its own accessible name
+and description (own_text, with_own_text, half_text, labels_in_view), not the whole picture's.
+Panels are told apart by the frames of the clusters "before" and "after" (viz writes no
+<title> for nodes and edges: they go with the frame they lie in).
 """
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass, replace
@@ -333,18 +338,25 @@ def panels(picture: Picture) -> dict[str, tuple[list[str], tuple[float, float, f
     body = picture.svg[opening.end() : end]
     found: dict[str, list[str]] = {"before": [], "after": [], "legend": []}
     boxes: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in found}
-    first = True
-    for element in _elements(body):
-        if first and element.startswith("<polygon") and 'fill="white"' in element:
-            first = False
-            continue  # the background: drawn again for the new size
-        first = False
-        title = _ITEM_TITLE.search(element)
-        name = html_unescape(title.group(1)) if title and element.startswith("<g") else ""
-        name = name.removeprefix("cluster_")
-        panel = next((p for p in ("before", "after") if name.startswith(p)), "legend")
-        found[panel].append(element)
+    elements = _elements(body)
+    if elements and elements[0].startswith("<polygon") and 'fill="white"' in elements[0]:
+        elements = elements[1:]  # the background: drawn again for the new size
+    frames: dict[str, tuple[float, float, float, float]] = {}  # cluster_before / _after
+    for element in elements:
+        name = _cluster_name(element)
         box = _element_box(element)
+        if name in ("before", "after") and box is not None:
+            frames[name] = box
+    for element in elements:
+        box = _element_box(element)
+        # clusters keep their <title>; nodes and edges lost theirs (minigrad.viz takes them
+        # out: screen readers announced them), so they go with the frame they lie in
+        name = _cluster_name(element)
+        panel = next((p for p in ("before", "after") if name.startswith(p)), "")
+        if not panel and box is not None and element.startswith("<g"):
+            panel = next((p for p, f in frames.items() if _inside(box, f)), "")
+        panel = panel or "legend"
+        found[panel].append(element)
         if box is not None:
             boxes[panel].append(box)
     if not found["before"] or not found["after"]:
@@ -352,10 +364,22 @@ def panels(picture: Picture) -> dict[str, tuple[list[str], tuple[float, float, f
     return {k: (found[k], _union(boxes[k])) for k in found if found[k] and boxes[k]}
 
 
+def _cluster_name(element: str) -> str:
+    """The panel name of a cluster group ("before", "after", "before_S1"), else ""."""
+    title = _ITEM_TITLE.search(element)
+    if title is None or not element.startswith("<g") or 'class="cluster"' not in element[:80]:
+        return ""
+    return html_unescape(title.group(1)).removeprefix("cluster_")
+
+
+def _inside(box: tuple[float, float, float, float], frame: tuple[float, ...]) -> bool:
+    """Whether the centre of `box` lies within `frame` (both x0, y0, x1, y1)."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return frame[0] <= x <= frame[2] and frame[1] <= y <= frame[3]
+
+
 def html_unescape(text: str) -> str:
     """Graphviz's escapes in a <title> (&#45; for -, &gt; ...) undone."""
-    import html
-
     return html.unescape(text)
 
 
@@ -404,6 +428,20 @@ def for_slide(picture: Picture, width_px: float, height_px: float, legend: bool 
     if best[0] <= own + 1e-9:
         return picture  # as Graphviz laid it out is as good
     _, places, width, height = best
+    return _composed(picture, found, places, width, height)
+
+
+def _composed(
+    picture: Picture,
+    found: dict[str, tuple[list[str], tuple[float, float, float, float]]],
+    places: dict[str, tuple[float, float]],
+    width: float,
+    height: float,
+    own_text: str | None = None,
+) -> Picture:
+    """A new picture of the panels `found`, each moved to its place (top-left, points) in a
+    drawing `width` x `height`; it keeps the picture's name and description (or `own_text`:
+    a <title>, maybe a <desc>)."""
     parts_svg = []
     for key, (elements, box) in found.items():
         dx, dy = places[key][0] - box[0], places[key][1] - box[1]
@@ -424,7 +462,111 @@ def for_slide(picture: Picture, width_px: float, height_px: float, legend: bool 
     head = picture.svg[: _SVG_TAG.search(picture.svg).end()]
     # the picture's accessible name and description (minigrad.viz writes them right after the
     # <svg> tag) go with it: the slide's alt text and a screen reader read them
-    own_text = _OWN_TEXT.match(picture.svg, len(head))
-    svg = head + (own_text.group(0) if own_text else "") + "\n" + graph + "</svg>\n"
+    if own_text is None:
+        found_text = _OWN_TEXT.match(picture.svg, len(head))
+        own_text = found_text.group(0) if found_text else ""
+    svg = head + own_text + "\n" + graph + "</svg>\n"
     svg = _with_viewbox(svg, 0.0, 0.0, total_w * scale, total_h * scale)
     return Picture(svg, total_w * scale, total_h * scale, picture.smallest_font, picture.label)
+
+
+def without_legend(picture: Picture, legend_name: str) -> tuple[Picture, Picture] | None:
+    """A single graph with a legend under it, as two pictures: the graph, and the legend
+    (named `legend_name`); None for a comparison or a graph without a legend.
+
+    The decks' theme puts the legend under the first picture of a notebook; the notebook's
+    own picture has none. Drawn apart, each can be shown whole on a slide of its own at a size
+    the room reads (together they are often too tall)."""
+    opening = _GRAPH_OPEN.search(picture.svg)
+    end = picture.svg.rfind("</g>")
+    if opening is None or end < opening.end() or panels(picture):
+        return None
+    elements = _elements(picture.svg[opening.end() : end])
+    if elements and elements[0].startswith("<polygon") and 'fill="white"' in elements[0]:
+        elements = elements[1:]  # the background: drawn again for the new size
+    graph = [e for e in elements if e.startswith("<g")]
+    legend = [e for e in elements if not e.startswith("<g")]
+    graph_boxes = [b for b in map(_element_box, graph) if b is not None]
+    legend_boxes = [b for b in map(_element_box, legend) if b is not None]
+    if not graph_boxes or len(legend_boxes) < 4:
+        return None
+    out = []
+    for elements, boxes, text in (
+        (graph, graph_boxes, None),
+        (legend, legend_boxes, f"\n<title>{html.escape(legend_name, quote=False)}</title>"),
+    ):
+        box = _union(boxes)
+        found = {"part": (elements, box)}
+        size = (box[2] - box[0], box[3] - box[1])
+        out.append(_composed(picture, found, {"part": (0.0, 0.0)}, *size, own_text=text))
+    return out[0], out[1]
+
+
+# ---- a part's own text alternative (a cut-out half names what it shows, not the whole) ------
+
+_DESC_MARKS = {
+    "before": (". before: ", "。之前："),
+    "after": (". after: ", "。之后："),
+}
+
+
+def own_text(svg: str) -> tuple[str, str]:
+    """The picture's accessible name and description (its first <title> and <desc>)."""
+    tag = _SVG_TAG.search(svg)
+    found = _OWN_TEXT.match(svg, tag.end()) if tag else None
+    if found is None:
+        return "", ""
+    name = re.search(r"<title>([^<]*)</title>", found.group(0))
+    desc = re.search(r"<desc>([^<]*)</desc>", found.group(0))
+    return (
+        html.unescape(name.group(1)) if name else "",
+        html.unescape(desc.group(1)) if desc else "",
+    )
+
+
+def with_own_text(svg: str, name: str, desc: str = "") -> str:
+    """The SVG with its accessible name and description replaced (or added)."""
+    tag = _SVG_TAG.search(svg)
+    assert tag is not None
+    text = f"\n<title>{html.escape(name, quote=False)}</title>"
+    if desc:
+        text += f"\n<desc>{html.escape(desc, quote=False)}</desc>"
+    found = _OWN_TEXT.match(svg, tag.end())
+    rest = svg[found.end() :] if found else svg[tag.end() :]
+    return svg[: tag.end()] + text + rest
+
+
+def half_text(desc: str, half: str) -> str:
+    """The part of a comparison's description about one half: "before: ..." for the
+    "before" half; what changed and "after: ..." for the "after" half; '' when not found."""
+    starts = {
+        k: next((desc.find(m) for m in marks if m in desc), -1) for k, marks in _DESC_MARKS.items()
+    }
+    before, after = starts["before"], starts["after"]
+    if before < 0 or after < before:
+        return ""
+    if half == "before":
+        return desc[before + 2 : after]
+    return desc[:before] + desc[after:]
+
+
+def labels_in_view(picture: Picture) -> list[str]:
+    """The distinct labels of the nodes a cut-out part shows (inside its viewBox)."""
+    tag = _SVG_TAG.search(picture.svg)
+    box = _VIEWBOX.search(tag.group(0)) if tag else None
+    inner = _TRANSLATE.search(picture.svg)
+    if box is None or inner is None:
+        return []
+    x0, y0, width, height = (float(v) for v in box.group(1).split())
+    scale, dx, dy = (float(v) for v in inner.groups())
+    seen: list[str] = []
+    for body in _NODE.findall(picture.svg):
+        for text in re.finditer(r"<text\b([^>]*)>([^<]*)</text>", body):
+            at = _TEXT_AT.search("<text" + text.group(1))
+            label = html.unescape(text.group(2)).strip()
+            if at is None or not label or label in seen:
+                continue
+            x, y = (float(at.group(1)) + dx) * scale, (float(at.group(2)) + dy) * scale
+            if x0 <= x <= x0 + width and y0 <= y <= y0 + height:
+                seen.append(label)
+    return seen

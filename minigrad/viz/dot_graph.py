@@ -19,8 +19,9 @@ import graphviz
 from . import wasm_render
 from .alt_text import accessible_svg, svg_alt
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
+from .slide_fit import best_layout
 from .style import FONT, FUNCTION_FILL
-from .themes import DEFAULT, Theme
+from .themes import DEFAULT, Theme, resolve_theme
 from .words import say
 
 __all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph", "png_metadata", "with_png"]
@@ -93,7 +94,7 @@ class Graph(graphviz.Digraph):
         # graphviz's own pipe() waits for `dot` forever; a notebook cell must not hang on it
         chosen = format or self.format
         output = run_dot(
-            self.source,
+            self.slide_source(engine or self.engine),
             [f"-T{chosen}"],
             timeout=self.render_timeout,
             nodes=self.node_total,
@@ -103,6 +104,24 @@ class Graph(graphviz.Digraph):
             text = accessible_svg(output.decode("utf-8"), self.alt_name, self.alt_description)
             output = text.encode("utf-8")
         return output.decode(encoding) if encoding is not None else output
+
+    def slide_source(self, program: str = "dot") -> str:
+        """The DOT source to draw: for a theme with a slide box (the decks' "projector"),
+        the layout that shows largest on a slide (slide_fit.py); else `source` as it is."""
+        theme = resolve_theme(self.theme)
+        if theme.slide_box is None or program != "dot":
+            return self.source
+        cached = self.__dict__.get("_slide_layout")
+        if cached is not None and cached[0] == self.source:
+            return cached[1]
+
+        def svg(source: str) -> str:
+            found = run_dot(source, ["-Tsvg"], self.render_timeout, self.node_total, program)
+            return found.decode("utf-8")
+
+        chosen = best_layout(self.source, svg, theme.slide_box, float(theme.small))
+        self.__dict__["_slide_layout"] = (self.source, chosen)
+        return chosen
 
     def render(self, *args: Any, **kwargs: Any) -> str:
         """graphviz's render (writes files), with the clear errors of `pipe`."""

@@ -49,6 +49,9 @@ class Theme:
     legend_first: bool  # the first picture after set_theme gets the legend
     legend_columns: int  # 2: short and wide, 1: narrow and tall
     fit_width: float  # points: a before/after estimated wider than this is stacked
+    # points: a 1280x720 slide's picture area; dot tries other layouts to show it larger
+    # (slide_fit.py). None: the picture is drawn as laid out first
+    slide_box: tuple[float, float] | None = None
 
 
 DEFAULT = Theme(
@@ -94,6 +97,7 @@ PROJECTOR = Theme(
     legend_first=True,
     legend_columns=1,
     fit_width=NOTEBOOK_PX / PX_PER_PT,  # as wide as the notebook, not scaled down at all
+    slide_box=(1264 / PX_PER_PT, 590 / PX_PER_PT),  # a deck slide under a one-line title
 )
 
 THEMES: dict[str, Theme] = {"default": DEFAULT, "projector": PROJECTOR}

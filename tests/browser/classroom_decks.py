@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 PROBE_JS = HERE / "deck_probe.js"
 PROJECTOR = {"width": 1280, "height": 720}
 SMALLEST_PX = 24.0  # no text on a slide under this
-SMALLEST_PICTURE_PX = 18.0  # no label in a picture under this (but see "overview" below)
+SMALLEST_PICTURE_PX = 18.0  # no label in a picture under this (but see "unfit" below)
 NOTES_SHARE = 0.6  # at least this share of slides carry speaker notes
 
 
@@ -145,28 +145,46 @@ class DeckReport:
 
     def pictures(self) -> dict[str, dict[str, Any]]:
         """Per picture (data-course-picture): whether some slide shows it whole, its largest
-        labels there, whether it is an overview (labels under SMALLEST_PICTURE_PX) and the
-        parts shown whole after it."""
+        labels there, whether it is an overview (whole only with labels under
+        SMALLEST_PICTURE_PX), the builder's reason why (data-course-unfit) and the parts shown
+        whole after it."""
         out: dict[str, dict[str, Any]] = {}
         for slide in self.slides:
             for shown in slide["shown"]:
                 entry = out.setdefault(
                     shown["id"],
-                    {"whole": False, "label": 0.0, "overview": True, "parts": set(), "step": False},
+                    {
+                        "whole": False,
+                        "label": 0.0,
+                        "overview": True,
+                        "unfit": "",
+                        "parts": set(),
+                        "step": False,
+                    },
                 )
                 entry["step"] = entry["step"] or shown["part"] == "step"
                 if shown["part"] in ("whole", "step") and shown["whole"]:
                     entry["whole"] = True
                     entry["label"] = max(entry["label"], shown["label"])
-                    entry["overview"] = entry["overview"] and shown["overview"]
+                    small = shown["label"] < SMALLEST_PICTURE_PX - 0.05
+                    entry["overview"] = entry["overview"] and small
+                    entry["unfit"] = entry["unfit"] or shown.get("unfit", "")
                 elif shown["whole"]:
                     entry["parts"].add(shown["part"])
         return out
 
     def overviews(self) -> list[str]:
-        """Pictures whose whole has labels under SMALLEST_PICTURE_PX (shown then part by
-        part): the ones no slide layout can show whole at that size."""
+        """Pictures whose whole has labels under SMALLEST_PICTURE_PX on every slide."""
         return [k for k, v in self.pictures().items() if v["whole"] and v["overview"]]
+
+    def unfit(self) -> list[str]:
+        """The pictures shown whole only under SMALLEST_PICTURE_PX that the builder proved
+        cannot fit a slide at that size, each with its reason ("id: needs WxH px ...")."""
+        return [
+            f"{self.deck} {k}: {v['unfit']}"
+            for k, v in self.pictures().items()
+            if v["whole"] and v["overview"] and v["unfit"]
+        ]
 
     def problems(self) -> list[str]:
         """One line per problem, naming the slide (h/v as reveal.js counts them)."""
@@ -195,6 +213,11 @@ class DeckReport:
         for ident, entry in self.pictures().items():
             if not entry["whole"]:
                 out.append(f"{self.deck}: picture {ident} never whole on a slide")
+            elif entry["overview"] and not entry["unfit"]:
+                out.append(
+                    f"{self.deck}: picture {ident} whole only at {entry['label']} px labels,"
+                    " with no reason why it cannot be larger"
+                )
             elif (
                 entry["overview"]
                 and not entry["step"]
@@ -203,8 +226,9 @@ class DeckReport:
                 and not any(part.startswith("detail") for part in entry["parts"])
             ):
                 out.append(
-                    f"{self.deck}: picture {ident} whole only at {entry['label']} px labels,"
-                    f" and its parts not shown whole ({sorted(entry['parts'])})"
+                    f"{self.deck}: picture {ident} whole only at {entry['label']} px labels"
+                    f" ({entry['unfit']}), and its parts not shown whole"
+                    f" ({sorted(entry['parts'])})"
                 )
         if self.glyphs.get("missing"):
             out.append(f"{self.deck}: no glyph in the bundled font for {self.glyphs['missing']}")
@@ -221,7 +245,8 @@ class DeckReport:
             f" clipped code, smallest text {self.smallest_text} px, in pictures"
             f" {self.smallest_picture_text} px, notes on {self.with_notes}, lang {self.lang},"
             f" {len(self.requests)} outside requests, {len(self.pictures())} pictures"
-            f" ({len(self.overviews())} whole only under {SMALLEST_PICTURE_PX:.0f} px),"
+            f" ({len(self.pictures()) - len(self.overviews())} whole at >="
+            f" {SMALLEST_PICTURE_PX:.0f} px labels, {len(self.unfit())} proved too large),"
             f" {len(self.blank)} blank, {len(self.slivers)} slivers,"
             f" {len(self.predict_shown)} predict slides showing the output,"
             f" CJK glyphs {self.glyphs.get('chars', '-')} ({len(self.glyphs.get('missing', []))}"
@@ -295,6 +320,9 @@ def main(argv: list[str]) -> int:
     Path("build/deck_measurements.json").write_text(
         json.dumps([r.__dict__ for r in reports], indent=1, ensure_ascii=False), encoding="utf-8"
     )
+    unfit = [line for r in reports for line in r.unfit()]
+    print(f"{len(unfit)} pictures whole only under {SMALLEST_PICTURE_PX:.0f} px labels, because:")
+    print("\n".join(unfit))
     for problem in problems[:80]:
         print(problem)
     return 1 if problems else 0

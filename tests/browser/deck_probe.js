@@ -98,7 +98,7 @@ window.deckProbe = {
       cutPictures: [],
       clippedCode: [],
       overflowRight: 0,
-      shown: [], // pictures: {id, part, overview, whole, label}
+      shown: [], // pictures: {id, part, overview, unfit, whole, label}
       text: "",
       lines: 0,
       headings: 0,
@@ -162,6 +162,7 @@ window.deckProbe = {
         id: root.getAttribute("data-course-picture") || "",
         part: root.getAttribute("data-course-part") || "",
         overview: root.getAttribute("data-course-overview") === "true",
+        unfit: root.getAttribute("data-course-unfit") || "",
         whole: !cut,
         label: 0,
       } : null;

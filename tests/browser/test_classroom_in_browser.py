@@ -117,13 +117,14 @@ def visible_picture(page: Any, selector: str) -> dict[str, Any] | None:
 def test_every_deck_fits_a_720p_projector(
     chromium_browser: Any, classroom_site: tuple[str, Path], screenshot_dir: Path
 ) -> None:
-    """Every deck of both languages at 1280x720, every slide with all its fragments: no slide
-    taller than the screen, no picture cut off, no code line clipped, no text under 24 px, no
-    request off the server; every picture whole on some slide (labels >= 18 px, or, where no
-    layout of it fits that, whole and then part by part; a stepper's frame whole under its
-    step); no blank, sliver or repeated slide, none ending "in the notes"; every slide whose
-    notes ask the room to predict shows no output before a key press; the Chinese pictures
-    drawn in the bundled CJK font with a glyph for every character; notes on every slide."""
+    """Every deck of both languages at 1280x720, every slide with all its fragments: no slide taller
+    than the screen, no picture cut off, no code line clipped, no text under 24 px, no request off
+    the server; every picture whole on some slide with labels >= 18 px (or, where the builder
+    proves no layout of it fits that and says why in data-course-unfit, whole and then part by
+    part; a stepper's frame whole under its step); no blank, sliver or repeated slide, none ending
+    "in the notes"; every slide whose notes ask the room to predict shows no output before a key
+    press; the Chinese pictures drawn in the bundled CJK font with a glyph for every character;
+    notes on every slide."""
     url, www = classroom_site
     folder = www / "slides"
     decks = decks_in(folder)
@@ -147,8 +148,9 @@ def test_every_deck_fits_a_720p_projector(
     noted = sum(r.with_notes for r in reports)
     assert noted == slides, f"notes on {noted} of {slides} slides"
     pictures = sum(len(r.pictures()) for r in reports)
-    overviews = sum(len(r.overviews()) for r in reports)
-    print(f"{pictures} pictures, {overviews} whole only with labels under 18 px")
+    unfit = [line for r in reports for line in r.unfit()]
+    print(f"{pictures} pictures, {len(unfit)} whole only with labels under 18 px, each because:")
+    print("\n".join(unfit))
     for report in reports:
         if report.deck.startswith("zh/") and report.pictures():
             assert report.glyphs["chars"] > 0, report.deck

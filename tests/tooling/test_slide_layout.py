@@ -11,7 +11,18 @@ import minigrad as mg
 from minigrad import viz
 from scripts.build_slides import cjk_font_first, guide_with_maps
 from scripts.slide_layout import PICTURE_PX, for_room, lay_out, without_titles
-from scripts.slide_pictures import PX_PER_PT, for_slide, panels, parse
+from scripts.slide_pictures import (
+    PX_PER_PT,
+    for_slide,
+    half_text,
+    labels_in_view,
+    own_text,
+    panels,
+    parse,
+    parts,
+    with_own_text,
+    without_legend,
+)
 
 
 def _notebook(*cells: dict) -> dict:
@@ -136,3 +147,49 @@ def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
     pair = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
     assert "before" in pair.svg and "after out.detach()" in pair.svg
     assert "leaf tensor that requires grad" not in pair.svg
+    # nodes and edges carry no <title> (viz takes them out): they go with the frame they are in
+    found = panels(picture)
+    legend = "".join(found["legend"][0])
+    assert 'class="node"' not in legend and 'class="edge"' not in legend
+    assert all('class="node"' in "".join(found[k][0]) for k in ("before", "after"))
+
+
+def test_a_cut_out_part_carries_its_own_name_and_description() -> None:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = (a * 2).sigmoid()
+        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
+    finally:
+        viz.set_theme("default")
+    picture = parse(svg)
+    assert picture is not None
+    _, desc = own_text(svg)
+    before, after = half_text(desc, "before"), half_text(desc, "after")
+    assert before.startswith("before: ") and "after: " not in before
+    assert "after: " in after and "before: " not in after
+    named = with_own_text(svg, "before out.detach(): the graph as it was", before)
+    assert own_text(named) == ("before out.detach(): the graph as it was", before)
+    assert named.count("<title>") == svg.count("<title>")  # replaced, not added
+    # a part's labels are the ones inside its box
+    halves = {p.label: p for p in parts(picture)}
+    assert "out.detach()" not in " ".join(labels_in_view(halves["before"]))
+
+
+def test_a_single_graph_and_the_legend_the_theme_added_become_two_pictures() -> None:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        svg = viz.draw((a * 2).sigmoid(), legend=True).pipe(format="svg").decode()
+    finally:
+        viz.set_theme("default")
+    picture = parse(svg)
+    assert picture is not None
+    split = without_legend(picture, "What the marks mean")
+    assert split is not None
+    graph, legend = split
+    assert "SigmoidBackward0" in graph.svg and "leaf tensor that requires grad" not in graph.svg
+    assert "leaf tensor that requires grad" in legend.svg and "SigmoidBackward0" not in legend.svg
+    assert own_text(graph.svg) == own_text(svg)  # the graph keeps its name and description
+    assert own_text(legend.svg) == ("What the marks mean", "")
+    assert graph.height < picture.height and legend.height < picture.height

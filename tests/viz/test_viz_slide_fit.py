@@ -1,0 +1,82 @@
+"""minigrad.viz for a slide (slide_fit.py): in the decks' "projector" theme a picture that a
+1280x720 slide would shrink below 18 px labels is laid out again by real `dot` (tighter, left
+to right) when that shows it larger; every label stays; the notebooks' default theme is
+drawn as before."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+import minigrad as mg
+from minigrad import viz
+from minigrad.viz.dot_program import run_dot
+from minigrad.viz.slide_fit import READABLE_PX, graph_alone, slide_scale, variants
+
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is needed")
+BOX = (1264 * 3 / 4, 590 * 3 / 4)  # the decks' picture area under a title, in points
+_TEXT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
+
+
+@pytest.fixture(autouse=True)
+def default_theme_after_each_test():
+    yield
+    viz.set_theme("default")
+
+
+def _chain(steps: int) -> mg.Tensor:
+    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x
+    for _ in range(steps):
+        y = (y * 2).sigmoid()
+    return y
+
+
+def test_variants_override_the_layout_at_the_end_of_the_root_graph() -> None:
+    source = "digraph {\n\trankdir=TB\n\ta -> b\n}\n"
+    tight, wide, both, tightest, wide_tightest = variants(source)
+    assert tight.rstrip().endswith('graph [nodesep="0.18" ranksep="0.28"]\n}')
+    assert "graph [rankdir=LR]" in wide and "rankdir=LR nodesep" in both
+    assert "rankdir=LR" not in tightest and "rankdir=LR" in wide_tightest
+    assert all(v.count("{") == 1 and v.rstrip().endswith("}") for v in variants(source))
+
+
+@needs_dot
+def test_a_short_chain_is_laid_out_left_to_right_for_a_slide_and_keeps_every_label() -> None:
+    viz.set_theme("projector")
+    graph = viz.draw(_chain(3), legend=False)
+    first = graph.pipe(format="svg", encoding="utf-8")
+    chosen = graph.slide_source()
+    assert chosen != graph.source  # laid out again ...
+    as_before = run_dot(graph.source, ["-Tsvg"], 30.0, 20).decode("utf-8")  # top to bottom
+    # ... larger on the slide than top to bottom, with the same labels
+    assert slide_scale(first, BOX) > slide_scale(as_before, BOX)
+    assert sorted(_TEXT.findall(first)) == sorted(_TEXT.findall(as_before))
+    assert first.startswith("<?xml") and "<title>" in first  # its name is kept
+
+
+@needs_dot
+def test_a_picture_that_fits_and_the_default_theme_are_left_as_dot_drew_them() -> None:
+    viz.set_theme("projector")
+    small = viz.draw(_chain(1), legend=False)
+    svg = small.pipe(format="svg", encoding="utf-8")
+    assert slide_scale(svg, BOX) * 14 * 4 / 3 >= READABLE_PX
+    assert small.slide_source() == small.source
+    viz.set_theme("default")
+    notebook = viz.draw(_chain(3))
+    assert notebook.slide_source() == notebook.source
+
+
+@needs_dot
+def test_a_single_graph_is_measured_without_its_legend_which_the_decks_show_apart() -> None:
+    viz.set_theme("projector")
+    alone = viz.draw(_chain(3), legend=False).slide_source()
+    with_legend = viz.draw(_chain(3), legend=True).slide_source()
+    assert ("rankdir=LR" in alone) == ("rankdir=LR" in with_legend)
+    assert "<TABLE" in with_legend  # the legend is still drawn
+    source = viz.draw(_chain(3), legend=True).source
+    alone = graph_alone(source)
+    assert "leaf tensor that requires grad" in source and "leaf tensor" not in alone
+    assert alone.count(" -> ") == source.count(" -> ") and alone.count("[") == source.count("[")
