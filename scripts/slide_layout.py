@@ -53,6 +53,7 @@ from scripts.slide_pictures import (
     for_slide,
     half_text,
     labels_in_view,
+    legend_apart,
     own_text,
     panels,
     parse,
@@ -663,6 +664,19 @@ class Layout:
             key.own_slide = True
             key.notes.append(self.words["legend_note"])
             return [*items, key]
+        apart = legend_apart(
+            picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, self.words["legend_title"]
+        )
+        if apart is not None and not readable(whole, PICTURE_WIDTH, PICTURE_PX):
+            pair, legend = apart
+            if readable(pair, PICTURE_WIDTH, PICTURE_PX):
+                # a before/after with the notebook's own legend: the pair whole on its slide
+                # (the picture's name and description), then the legend, a picture of its own
+                items = self.items_of_picture(pair, ident, action)
+                key = self.picture_item(legend, picture_id(legend.svg), "whole")
+                key.own_slide = True
+                key.notes.append(self.words["legend_note"])
+                return [*items, key]
         return self.items_of_picture(picture, ident, action)
 
     def items_of_picture(self, picture: Picture, ident: str, action: str) -> list[Item]:

@@ -502,6 +502,28 @@ def without_legend(picture: Picture, legend_name: str) -> tuple[Picture, Picture
     return out[0], out[1]
 
 
+def legend_apart(
+    picture: Picture, width_pt: float, height_pt: float, legend_name: str
+) -> tuple[Picture, Picture] | None:
+    """A comparison that carries its legend, as two pictures: before and after laid out for a
+    width_pt x height_pt slide (for_slide, without the legend; the comparison's own name and
+    description), and the legend (named `legend_name`); None when it has no legend.
+
+    A slide too small for all three at a readable size can then show the pair whole, and the
+    legend whole on the next slide: each keeps exactly what Graphviz drew."""
+    found = panels(picture)
+    if "legend" not in found:
+        return None
+    pair = for_slide(picture, width_pt, height_pt, legend=False)
+    elements, box = found["legend"]
+    size = (box[2] - box[0], box[3] - box[1])
+    text = f"\n<title>{html.escape(legend_name, quote=False)}</title>"
+    legend = _composed(
+        picture, {"legend": (elements, box)}, {"legend": (0.0, 0.0)}, *size, own_text=text
+    )
+    return pair, legend
+
+
 # ---- a part's own text alternative (a cut-out half names what it shows, not the whole) ------
 
 _DESC_MARKS = {

@@ -46,6 +46,9 @@ class Graph(graphviz.Digraph):
     saved_layout = "beside"  # how saved values were drawn: "beside" or "inside"
     stacked = False  # a before/after drawn one above the other
     estimated_width = 0.0  # points, before dot lays it out (layout.estimate_width)
+    # other DOT sources of the same picture (its saved values inside their functions' nodes)
+    # that a theme with a slide box may draw instead when they show larger (slide_fit.py)
+    slide_alternatives: tuple[str, ...] = ()
     theme = "default"
     # seconds `dot` may take before displaying fails with a clear message (some shapes take
     # minutes); set it on one picture, or on viz.Graph for every picture
@@ -112,15 +115,17 @@ class Graph(graphviz.Digraph):
         if theme.slide_box is None or program != "dot":
             return self.source
         cached = self.__dict__.get("_slide_layout")
-        if cached is not None and cached[0] == self.source:
+        key = (self.source, *self.slide_alternatives)
+        if cached is not None and cached[0] == key:
             return cached[1]
 
         def svg(source: str) -> str:
             found = run_dot(source, ["-Tsvg"], self.render_timeout, self.node_total, program)
             return found.decode("utf-8")
 
-        chosen = best_layout(self.source, svg, theme.slide_box, float(theme.small))
-        self.__dict__["_slide_layout"] = (self.source, chosen)
+        small = float(theme.small)
+        chosen = best_layout(self.source, svg, theme.slide_box, small, self.slide_alternatives)
+        self.__dict__["_slide_layout"] = (key, chosen)
         return chosen
 
     def render(self, *args: Any, **kwargs: Any) -> str:

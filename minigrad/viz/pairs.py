@@ -8,6 +8,7 @@ red and dashed) and which nodes are gone (drawn faintly where they used to be).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .alt_text import pair_description, pair_name
@@ -17,6 +18,7 @@ from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
 from .model import GraphSnapshot
 from .options import DrawOptions
+from .render import narrower_for_slides
 from .style import GREY, RED, esc
 from .themes import wants_legend
 from .words import say
@@ -73,8 +75,14 @@ def draw_pair(
     if stacked:
         stack(graph, left, right)
         graph.estimated_width = max(left.width(), right.width()) + 2 * FRAME
-    if wants_legend(options.legend, theme):
+    legend = wants_legend(options.legend, theme)
+    if legend:
         add_legend(graph, before_after=True, theme=theme)
+    saved = max(len(before.saved), len(after.saved))
+    if narrower_for_slides(options, settings, saved):
+        inside = dataclasses.replace(options, saved_layout="inside", legend=legend)
+        other = draw_pair(before, after, label, found, inside, marks)
+        graph.slide_alternatives = (other.source,)
     return graph
 
 

@@ -7,6 +7,7 @@ before/after of two snapshots is drawn by pairs.py.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from .alt_text import graph_description, graph_name
@@ -15,10 +16,10 @@ from .changes import Marks
 from .dot_graph import Graph, check_size, new_graph
 from .legend import add_legend
 from .model import GraphSnapshot
-from .options import DrawOptions
+from .options import DrawOptions, DrawSettings
 from .themes import wants_legend
 
-__all__ = ["draw_snapshot"]
+__all__ = ["draw_snapshot", "narrower_for_slides"]
 
 
 def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
@@ -34,9 +35,26 @@ def draw_snapshot(snap: GraphSnapshot, options: DrawOptions) -> Graph:
     graph.estimated_width = builder.width()
     graph.alt_name = graph_name(snap)
     graph.alt_description = graph_description(snap)
-    if wants_legend(options.legend, settings.theme):
+    legend = wants_legend(options.legend, settings.theme)
+    if legend:
         add_legend(graph, theme=settings.theme)
+    if narrower_for_slides(options, settings, len(snap.saved)):
+        inside = dataclasses.replace(options, saved_layout="inside", legend=legend)
+        graph.slide_alternatives = (draw_snapshot(snap, inside).source,)
     return graph
+
+
+def narrower_for_slides(options: DrawOptions, settings: DrawSettings, saved: int) -> bool:
+    """Whether a picture drawn for slides (a theme with a slide box) should bring a second
+    drawing with its saved values inside their functions' nodes: only when the layout was
+    left to "auto", it chose "beside", and there are saved values. That drawing is narrower;
+    the deck shows it when the first one would have labels too small (slide_fit.py)."""
+    return (
+        settings.theme.slide_box is not None
+        and options.saved_layout == "auto"
+        and settings.saved_layout == "beside"
+        and saved > 0
+    )
 
 
 def noted(snap: GraphSnapshot, notes: Mapping[str, str]) -> Marks:

@@ -12,14 +12,18 @@ too small. A theme with a `slide_box` (the "projector" theme the decks are built
 - both ways again with the tightest spacing that still leaves a clear gap,
 
 and keeps the layout that fits the slide box at the largest scale (the first one on a tie).
-A single graph is measured without its legend: the decks show that on a slide of its own.
-Only where boxes go changes: every node, edge, label and colour is the same.
+A picture may bring other drawings of itself (`others`: the same graph with its saved values
+listed inside their functions' nodes instead of beside them, which is narrower); they and
+their variants are tried after it, in the same way.
+A picture is measured without its legend: the decks show that on a slide of its own.
+Only where boxes go changes: every node, edge, label and colour is the same (in another
+drawing, a saved value is a row of its function's node rather than a node of its own).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 __all__ = ["READABLE_PX", "best_layout", "graph_alone", "slide_scale", "variants"]
 
@@ -90,21 +94,32 @@ def slide_scale(svg: str, box: tuple[float, float]) -> float:
 
 
 def best_layout(
-    source: str, render: Callable[[str], str], box: tuple[float, float], smallest_pt: float
+    source: str,
+    render: Callable[[str], str],
+    box: tuple[float, float],
+    smallest_pt: float,
+    others: Sequence[str] = (),
 ) -> str:
-    """The DOT source (this one or a variant) whose SVG shows largest in `box`.
+    """The DOT source (this one, another drawing of the same picture from `others`, or a
+    variant of either) whose SVG shows largest in `box`.
 
     `render` turns DOT into SVG text; `smallest_pt` is the smallest label of the theme. When
     the first layout already shows every label at READABLE_PX, it is kept as it is."""
     readable = READABLE_PX / (smallest_pt * PX_PER_PT)
-    # a single graph's legend goes on a slide of its own (scripts/slide_layout.py): the
-    # graph alone is what has to fit
-    scored = source if "cluster_before" in source else graph_alone(source)
-    best, best_scale = 0, slide_scale(render(scored), box)
+    best, best_scale = source, slide_scale(render(_scored(source)), box)
     if best_scale >= readable:
         return source
-    for number, other in enumerate(variants(scored), start=1):
-        scale = slide_scale(render(other), box)
-        if scale > best_scale * 1.02:  # clearly larger: worth a different look
-            best, best_scale = number, scale
-    return source if best == 0 else variants(source)[best - 1]
+    for drawing in [source, *others]:
+        candidates = variants(drawing) if drawing is source else [drawing, *variants(drawing)]
+        for other in candidates:
+            scale = slide_scale(render(_scored(other)), box)
+            if scale > best_scale * 1.02:  # clearly larger: worth a different look
+                best, best_scale = other, scale
+    return best
+
+
+def _scored(source: str) -> str:
+    """What has to fit the slide: the graph or the before/after without its legend (a deck
+    shows the legend on a slide of its own when all of it does not fit, see
+    scripts/slide_layout.py)."""
+    return graph_alone(source)
