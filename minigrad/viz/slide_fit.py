@@ -14,7 +14,7 @@ too small. A theme with a `slide_box` (the "projector" theme the decks are built
 and keeps the layout that fits the slide box at the largest scale (the first one on a tie).
 A picture may bring other drawings of itself (`others`: the same graph with its saved values
 listed inside their functions' nodes instead of beside them, which is narrower); they and
-their variants are tried after it, in the same way.
+their variants are tried in the same way, only when no layout of the first is readable.
 A picture is measured without its legend: the decks show that on a slide of its own.
 Only where boxes go changes: every node, edge, label and colour is the same (in another
 drawing, a saved value is a row of its function's node rather than a node of its own).
@@ -32,6 +32,7 @@ PX_PER_PT = 4 / 3
 TIGHT = 'nodesep="0.18" ranksep="0.28"'  # inches; the projector theme's are 0.35 and 0.45
 TIGHTEST = 'nodesep="0.1" ranksep="0.18"'  # still a clear gap between two boxes
 GAP = 18.0  # points between the halves on a slide (slide_pictures.PANEL_GAP)
+PAD = 6.0  # points of margin around the halves laid out again (slide_pictures.PAD)
 _HALF = re.compile(
     r'<title>cluster_(?:before|after)</title>\s*<(?:polygon|path)[^>]*?(?:points|d)="([^"]+)"'
 )
@@ -88,8 +89,9 @@ def slide_scale(svg: str, box: tuple[float, float]) -> float:
         (a0, b0, a1, b1), (c0, d0, c1, d1) = halves
         rest = max(height - (max(b1, d1) - min(b0, d0)) - 8, 0.0)  # the legend under them
         w1, h1, w2, h2 = a1 - a0, b1 - b0, c1 - c0, d1 - d0
-        shapes.append((max(w1 + w2 + GAP, width * (rest > 0)), max(h1, h2) + rest + GAP))
-        shapes.append((max(w1, w2), h1 + h2 + rest + 2 * GAP))
+        row = (max(w1 + w2 + GAP, width * (rest > 0)), max(h1, h2) + rest + GAP)
+        column = (max(w1, w2), h1 + h2 + rest + 2 * GAP)
+        shapes += [(w + 2 * PAD, h + 2 * PAD) for w, h in (row, column)]
     return max(min(box[0] / max(w, 1.0), box[1] / max(h, 1.0)) for w, h in shapes)
 
 
@@ -110,6 +112,8 @@ def best_layout(
     if best_scale >= readable:
         return source
     for drawing in [source, *others]:
+        if drawing is not source and best_scale >= readable:
+            break  # the picture as the notebook draws it, only laid out again, is readable
         candidates = variants(drawing) if drawing is source else [drawing, *variants(drawing)]
         for other in candidates:
             scale = slide_scale(render(_scored(other)), box)
