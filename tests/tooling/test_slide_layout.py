@@ -16,6 +16,7 @@ from scripts.slide_pictures import (
     for_slide,
     half_text,
     labels_in_view,
+    legend_apart,
     own_text,
     panels,
     parse,
@@ -193,3 +194,27 @@ def test_a_single_graph_and_the_legend_the_theme_added_become_two_pictures() -> 
     assert own_text(graph.svg) == own_text(svg)  # the graph keeps its name and description
     assert own_text(legend.svg) == ("What the marks mean", "")
     assert graph.height < picture.height and legend.height < picture.height
+
+
+def test_a_comparison_with_its_own_legend_becomes_the_pair_and_the_legend() -> None:
+    viz.set_theme("projector")
+    try:
+        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        out = (a * 2).sigmoid()
+        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
+        plain = viz.cut(lambda: out.detach(), out).draw(legend=False).pipe(format="svg")
+    finally:
+        viz.set_theme("default")
+    picture = parse(svg)
+    assert picture is not None
+    apart = legend_apart(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, "What the marks mean")
+    assert apart is not None
+    pair, legend = apart
+    assert "before" in pair.svg and "after out.detach()" in pair.svg
+    assert "leaf tensor that requires grad" not in pair.svg and "SigmoidBackward0" in pair.svg
+    assert "leaf tensor that requires grad" in legend.svg and "SigmoidBackward0" not in legend.svg
+    assert own_text(pair.svg) == own_text(svg)  # the pair keeps the picture's name and text
+    assert own_text(legend.svg) == ("What the marks mean", "")
+    # a comparison without a legend has nothing to put apart
+    bare = parse(plain.decode())
+    assert bare is not None and legend_apart(bare, 1200, 500, "legend") is None

@@ -80,3 +80,27 @@ def test_a_single_graph_is_measured_without_its_legend_which_the_decks_show_apar
     alone = graph_alone(source)
     assert "leaf tensor that requires grad" in source and "leaf tensor" not in alone
     assert alone.count(" -> ") == source.count(" -> ") and alone.count("[") == source.count("[")
+
+
+def _detach_then_mul() -> viz.Comparison:
+    a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = a.sigmoid()
+    c = out.detach()
+    return viz.cut(lambda: c.mul_(10), out, names=dict(a=a, out=out, c=c))
+
+
+@needs_dot
+def test_a_before_after_too_wide_for_a_slide_lists_its_saved_values_inside_on_slides_only() -> None:
+    viz.set_theme("projector")
+    graph = _detach_then_mul().draw(legend=False)
+    # beside their functions ("auto" with one saved value), no layout of it reaches 18 px ...
+    assert graph.saved_layout == "beside" and len(graph.slide_alternatives) == 1
+    chosen = graph.slide_source()
+    assert "saved result = out" in chosen and chosen.startswith(graph.slide_alternatives[0][:-3])
+    svg = graph.pipe(format="svg", encoding="utf-8")
+    assert slide_scale(svg, BOX) * 14 * 4 / 3 >= READABLE_PX  # ... inside, it does
+    assert "backward will raise" in svg and "<title>after c.mul_(10)" in svg
+    # asked for explicitly, or in the notebooks' theme, the picture is drawn as asked
+    assert _detach_then_mul().draw(legend=False, saved_layout="beside").slide_alternatives == ()
+    viz.set_theme("default")
+    assert _detach_then_mul().draw().slide_alternatives == ()
