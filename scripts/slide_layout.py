@@ -18,7 +18,8 @@ every cell fits one slide. The rules, in order:
 - A picture is shown whole, as large as the room allows (up to PICTURE_WIDTH wide; viz drew
   it in the layout that shows largest on a slide, minigrad/viz/slide_fit.py; a before/after
   is laid out again for 16:9 by slide_pictures.for_slide). The legend the projector theme
-  adds under a notebook's first picture is a picture of its own, on the next slide. When a
+  adds under a notebook's first picture is a picture of its own, on the next slide; so is a
+  before/after's legend when the pair fits the room only without it (legend_apart). When a
   picture's labels are still under 18 px, its slide says why (data-course-unfit: the size it
   needs) and closer looks follow, each whole on a slide of its own, each with its own name
   and description: before and after side by side without the legend (or each alone) and the
