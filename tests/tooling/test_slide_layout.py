@@ -135,14 +135,19 @@ def test_the_guides_slide_counts_come_from_the_decks() -> None:
     )
 
 
-def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
+def projector_cut_svg() -> str:
+    """The SVG of a before/after of `out.detach()` in the projector theme, with its legend."""
     viz.set_theme("projector")
     try:
         a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
         out = (a * 2).sigmoid()
-        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
+        return viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
     finally:
         viz.set_theme("default")
+
+
+def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
+    svg = projector_cut_svg()
     picture = parse(svg)
     assert picture is not None and "legend" in panels(picture)
     pair = for_slide(picture, 1200 / PX_PER_PT, PICTURE_PX / PX_PER_PT, legend=False)
@@ -156,13 +161,7 @@ def test_a_comparison_without_its_legend_keeps_before_and_after() -> None:
 
 
 def test_a_cut_out_part_carries_its_own_name_and_description() -> None:
-    viz.set_theme("projector")
-    try:
-        a = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
-        out = (a * 2).sigmoid()
-        svg = viz.cut(lambda: out.detach(), out).draw(legend=True).pipe(format="svg").decode()
-    finally:
-        viz.set_theme("default")
+    svg = projector_cut_svg()
     picture = parse(svg)
     assert picture is not None
     _, desc = own_text(svg)
