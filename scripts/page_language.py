@@ -120,13 +120,16 @@ def _marked(raw: str, chinese_page: bool) -> str:
 def mark_languages(page: str, language: str | None = None) -> str:
     """The page with every run of text in the other language marked with `lang` (see above).
 
-    `language` is the page's own ("zh-CN" or "en"; default: its `<html lang>`). Text already
-    inside an element with a `lang` of its own is left alone.
+    `language` is the page's own ("zh-CN" or "en"; default: its `<html lang>`). Inside an
+    element with a `lang` of its own (a Chinese stepper on an English page), text is marked
+    against that element's language instead.
     """
     chinese_page = (language or page_language(page)).lower().startswith("zh")
     pieces = _TOKEN.split(page)
     in_body = False
     exempt: list[str] = []  # open elements whose text is left alone (innermost last)
+    # open elements with a lang of their own, innermost last: [name, chinese?, same-name depth]
+    own_language: list[list] = []
     out = []
     for index, piece in enumerate(pieces):
         if index % 2:  # a tag or a comment
@@ -143,15 +146,28 @@ def mark_languages(page: str, language: str | None = None) -> str:
             if closing:
                 if exempt and exempt[-1] == name:
                     exempt.pop()
+                elif not exempt and own_language and own_language[-1][0] == name:
+                    own_language[-1][2] -= 1
+                    if own_language[-1][2] == 0:
+                        own_language.pop()
             elif exempt:
                 if name == exempt[0]:
                     exempt.append(name)  # the same element nested: count it to find its end
-            elif name in EXEMPT or _MATH_CLASS.search(attrs) or _OWN_LANG.search(attrs):
-                if name != "html":  # the page's own language is what the rest is marked against
-                    exempt.append(name)
+            elif name in EXEMPT or _MATH_CLASS.search(attrs):
+                exempt.append(name)
+            elif name != "html" and _OWN_LANG.search(attrs):
+                own_language.append([name, _element_language(attrs).startswith("zh"), 1])
+            elif own_language and own_language[-1][0] == name:
+                own_language[-1][2] += 1  # the same element nested: count it to find its end
             continue
         if not in_body or exempt or not piece.strip():
             out.append(piece)
             continue
-        out.append(_marked(piece, chinese_page))
+        out.append(_marked(piece, own_language[-1][1] if own_language else chinese_page))
     return "".join(out)
+
+
+def _element_language(attrs: str) -> str:
+    """The value of an element's own `lang` (lower case)."""
+    found = re.search(r"(?:^|\s)(?:xml:)?lang\s*=\s*[\"']?([^\"'\s>]+)", attrs)
+    return found.group(1).lower() if found else ""

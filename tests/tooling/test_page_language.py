@@ -87,3 +87,16 @@ def test_tex_that_mathjax_typesets_in_the_page_is_left_as_written():
     marked = mark_languages(page)
     assert english_spans(marked) == ["free"]
     assert marked == page.replace("free", '<span lang="en">free</span>')
+
+
+def test_inside_an_element_with_its_own_lang_text_is_marked_against_that_language():
+    # a Chinese stepper on an English page: its English code words get lang="en"
+    page = (
+        '<html lang="en"><body><div lang="zh-CN"><h3>viz.stepper：共 3 步</h3>'
+        "<div>再来 again</div></div><p>English 中文</p></body></html>"
+    )
+    marked = mark_languages(page)
+    assert '<h3><span lang="en">viz.stepper</span>：共 3 步</h3>' in marked
+    assert '<div>再来 <span lang="en">again</span></div></div>' in marked
+    assert '<p>English <span lang="zh-CN">中文</span></p>' in marked
+    assert mark_languages(marked) == marked  # marking twice changes nothing
