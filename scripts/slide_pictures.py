@@ -493,13 +493,26 @@ def without_legend(picture: Picture, legend_name: str) -> tuple[Picture, Picture
     out = []
     for elements, boxes, text in (
         (graph, graph_boxes, None),
-        (legend, legend_boxes, f"\n<title>{html.escape(legend_name, quote=False)}</title>"),
+        (legend, legend_boxes, _legend_text(legend_name, legend)),
     ):
         box = _union(boxes)
         found = {"part": (elements, box)}
         size = (box[2] - box[0], box[3] - box[1])
         out.append(_composed(picture, found, {"part": (0.0, 0.0)}, *size, own_text=text))
     return out[0], out[1]
+
+
+_TEXT_CONTENT = re.compile(r"<text\b[^>]*>([^<]*)</text>")
+
+
+def _legend_text(legend_name: str, elements: list[str]) -> str:
+    """A legend's own accessible name and description: its name, and the words it shows."""
+    words = [html.unescape(w).strip() for e in elements for w in _TEXT_CONTENT.findall(e)]
+    desc = "; ".join(w for w in words if w) or legend_name
+    return (
+        f"\n<title>{html.escape(legend_name, quote=False)}</title>"
+        f"\n<desc>{html.escape(desc, quote=False)}</desc>"
+    )
 
 
 def legend_apart(
@@ -517,7 +530,7 @@ def legend_apart(
     pair = for_slide(picture, width_pt, height_pt, legend=False)
     elements, box = found["legend"]
     size = (box[2] - box[0], box[3] - box[1])
-    text = f"\n<title>{html.escape(legend_name, quote=False)}</title>"
+    text = _legend_text(legend_name, elements)
     legend = _composed(
         picture, {"legend": (elements, box)}, {"legend": (0.0, 0.0)}, *size, own_text=text
     )
