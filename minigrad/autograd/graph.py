@@ -98,10 +98,11 @@ def _all_gradients_hooks(
 
     def hook_for(index: int) -> Callable[[Any], None]:
         def file_gradient(grad: Any) -> None:
-            number = _running_walk().number
+            walk = _running_walk()
+            number = walk.number
             if number not in gathered:  # the first call of this pass: count the ones to come
                 gathered[number] = [None] * len(tensors)
-                waiting_for[number] = sum(_running_walk().will_run(node) for node in nodes)
+                waiting_for[number] = sum(walk.will_run(node) for node in nodes)
             gathered[number][index] = grad
             waiting_for[number] -= 1
             if waiting_for[number] == 0:
