@@ -63,11 +63,12 @@ CREATE_GRAPH_WARNING = (
 
 
 def _root_edge(output: TensorCore, index: int) -> tuple[Node, int]:
-    if not output._needs_grad() or output._edge() is None:
+    edge = output._edge() if output._needs_grad() else None
+    if edge is None:
         raise RuntimeError(
             f"element {index} of tensors does not require grad and does not have a grad_fn"
         )
-    return output._edge(), output._output_nr
+    return edge, output._output_nr
 
 
 def _start_gradient(

@@ -28,21 +28,20 @@ wrapped for it (`make_tensor` of the node's `tensor_class`).
 
 from __future__ import annotations
 
-import contextlib
-import heapq
 import itertools
 import os
 import sys
 import types
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from heapq import heapify, heappop, heappush
 from typing import Any
 
 import numpy as np
 
 from ._new_tensor import make_tensor
 from .dtypes import from_numpy_dtype
-from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .grad_mode import _Anomaly, _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .graph import AccumulateGrad, Node, add_to_grad
 
 __all__ = ["GradBuffers", "current_walk", "is_owned", "run_backward", "unbroadcast"]
@@ -149,33 +148,21 @@ def run_backward(
 ) -> dict[Edge, Any]:
     """Propagate gradients from `roots` (edge, gradient) to the leaves (see the module's text;
     `targets`: only the part leading to them runs, their gradients are returned)."""
-    walk = _Walk(roots, targets, accumulate)
+    walk = _Walk(roots, targets, accumulate, create_graph)
     ready, waiting = walk.ready, walk.buffers.waiting
-    with _walking(walk, create_graph):
+    with walk:  # grad mode is `create_graph` while it runs; current_walk() answers with it
         while ready:
-            node = heapq.heappop(ready)[1]
+            node = heappop(ready)[1]
             grad = waiting.pop(node, None)  # (a list, one per output, for a node with several)
             if targets is not None or node.tensor_hooks is not None or node.retained is not None:
                 grad = walk.before_node(node, grad)
-            input_grads = () if grad is None else walk.run(node, grad)
-            walk.pass_on(node, input_grads, grad)
+            if grad is not None:
+                walk.run(node, grad)  # its formula, and the gradients it makes passed on
+            else:  # nothing reached it: the nodes after it hear nothing from it
+                walk.pass_on(node, [None] * len(node.next_nodes), None)
     if not retain_graph:
         walk.free_saved()
     return walk.captured
-
-
-@contextlib.contextmanager
-def _walking(walk: _Walk, create_graph: bool) -> Iterator[None]:
-    """While `walk` runs: grad mode is `create_graph` (torch's rule for backward), and
-    `current_walk()` answers with it (a hook may start a backward of its own inside)."""
-    previous_mode = (_state.grad_mode, _state.enabled)
-    _state.grad_mode = _state.enabled = create_graph
-    _running_walks.append(walk)
-    try:
-        yield
-    finally:
-        _running_walks.pop()
-        _state.grad_mode, _state.enabled = previous_mode
 
 
 def current_walk() -> _Walk | None:
@@ -187,15 +174,19 @@ class _Walk:
     """The state of one backward pass: the order, the waiting gradients, what was captured.
 
     `number` tells passes apart (torch's graph task id), for hooks that gather what one backward
-    delivers (autograd.graph.register_multi_grad_hook)."""
+    delivers (autograd.graph.register_multi_grad_hook). `with walk:` is the time it runs: grad
+    mode is then `create_graph` (torch's rule for backward), and `current_walk()` answers with
+    it (a hook may start a backward of its own inside)."""
 
     def __init__(
         self,
         roots: Sequence[tuple[Edge, Any]],
         targets: dict[Edge, None] | None,
         accumulate: bool,
+        create_graph: bool = False,
     ) -> None:
         self.number = next(_walk_numbers)
+        self.create_graph = create_graph  # grad mode while the pass runs (torch's rule)
         self.accumulating = accumulate  # False for autograd.grad: no .grad is written
         self.buffers = GradBuffers()
         self.targets = targets
@@ -209,15 +200,25 @@ class _Walk:
         # order, which decides in which order gradients are summed): (-sequence_nr, node).
         # Leaves' nodes share one number and are equal here (AccumulateGrad.__lt__), so the
         # heap's own shape decides between them, as in torch's ready queue (also a binary heap).
-        self.ready: list[tuple[int, Node]] = []
-        for node in root_nodes:
-            if node not in self.dependencies:
-                self.push(node)
+        self.ready = [
+            (-node.sequence_nr, node) for node in root_nodes if node not in self.dependencies
+        ]
+        heapify(self.ready)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
-        self.target_nodes = {} if targets is None else {node: None for node, _ in targets}
-        self.plain = not is_anomaly_enabled()  # a node without hooks is then just called
+        self.target_nodes = None if targets is None else {node: None for node, _ in targets}
+        self.plain = not _Anomaly.enabled  # a node without hooks is then just called
         self.captured: dict[Edge, Any] = {}
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
+
+    def __enter__(self) -> _Walk:
+        self.previous_mode = (_state.grad_mode, _state.enabled)
+        _state.grad_mode = _state.enabled = self.create_graph
+        _running_walks.append(self)
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        _running_walks.pop()
+        _state.grad_mode, _state.enabled = self.previous_mode
 
     def before_node(self, node: Node, grad: Any) -> Any:
         """The gradient for `node`'s output after the hooks of the tensor it made (a leaf's for
@@ -270,21 +271,22 @@ class _Walk:
             if (node, nr) in self.targets and value is not None:
                 self.captured[(node, nr)] = value
 
-    def run(self, node: Node, grad: Any) -> Sequence[Any]:
-        """The gradients for `node`'s inputs: its backward formula, with its hooks if it has any
-        (none for an AccumulateGrad, which writes its leaf's `.grad` instead)."""
+    def run(self, node: Node, grad: Any) -> None:
+        """Run `node` on the gradient of its output: its backward formula (with its hooks, if it
+        has any), and the gradients that makes for its inputs passed on. An AccumulateGrad
+        writes its leaf's `.grad` instead."""
         if node.saved_names or node.frees_state:
             self.ran.append(node)  # its saved values are freed at the end
         if type(node) is AccumulateGrad:
             self.accumulate(node, grad)
-            return ()
+            return
         if self.plain and node.pre_hooks is None and node.post_hooks is None:
             input_grads = node.backward(grad)
         else:
             input_grads = backward_with_hooks(node, grad)
         if len(input_grads) != len(node.next_nodes):
             _check_count(node, input_grads)
-        return input_grads
+        self.pass_on(node, input_grads, grad)
 
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
         """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
@@ -294,7 +296,8 @@ class _Walk:
         leaf = node.variable
         had_grad = leaf._grad is not None
         node.accumulate(grad, owned=node in self.buffers.owned and is_owned(grad, None))
-        _post_accumulate_hooks(leaf)
+        if leaf._post_accumulate_hooks is not None:
+            _post_accumulate_hooks(leaf)
         if node.post_hooks is not None:
             # torch's first .grad is the incoming buffer itself: its hooks see that tensor
             seen = grad if had_grad or leaf._grad is None else leaf._grad
@@ -303,23 +306,30 @@ class _Walk:
     def pass_on(self, node: Node, input_grads: Sequence[Any], grad: Any) -> None:
         """Add each input's gradient to what waits at the node it goes to (`grad`, what `node`
         was given, is borrowed); a next node that has now heard from every edge into it is
-        ready to run."""
-        numbers, dependencies, add = node.next_output_nrs, self.dependencies, self.buffers.add
+        ready to run (`ready`)."""
+        numbers, dependencies, ready = node.next_output_nrs, self.dependencies, self.ready
+        waiting, shapes = self.buffers.waiting, node.input_shapes
         for index, next_node in enumerate(node.next_nodes):
             if next_node is None:
                 continue
-            value = input_grads[index] if input_grads else None
-            if value is not None:
-                nr = 0 if numbers is None else numbers[index]
-                add(next_node, nr, value, node.input_shapes[index], grad)
             remaining = dependencies[next_node] - 1
             dependencies[next_node] = remaining
+            value = input_grads[index]
+            if value is None:
+                pass
+            elif (  # most often: the one gradient a formula's node gets, as it is. Nothing will
+                remaining == 0  # be added into it and it will not become a .grad, so who owns
+                and next_node.num_outputs == 1  # it does not matter (see GradBuffers.add)
+                and value.shape == shapes[index]
+                and type(next_node) is not AccumulateGrad
+                and next_node not in waiting
+            ):
+                waiting[next_node] = value
+            else:
+                nr = 0 if numbers is None else numbers[index]
+                self.buffers.add(next_node, nr, value, shapes[index], grad)
             if remaining == 0:
-                self.push(next_node)
-
-    def push(self, node: Node) -> None:
-        """`node` is ready to run (see `ready`)."""
-        heapq.heappush(self.ready, (-node.sequence_nr, node))
+                heappush(ready, (-next_node.sequence_nr, next_node))
 
     def free_saved(self) -> None:
         """Free the saved values of the nodes that ran (backward without retain_graph)."""
@@ -350,8 +360,6 @@ def _fill_retained_grads(node: Node, grads: list[Any]) -> None:
 
 def _post_accumulate_hooks(leaf: Any) -> None:
     """Run the leaf's `register_post_accumulate_grad_hook` hooks, which must return None."""
-    if leaf._post_accumulate_hooks is None:
-        return
     for hook in list(leaf._post_accumulate_hooks.values()):
         if hook(leaf) is not None:
             raise RuntimeError("Tensor post accumulate grad hooks should return None.")

@@ -40,13 +40,10 @@ __all__ = [
 ]
 
 _node_serials = itertools.count()
-_sequence_nrs = itertools.count(1)
-
-
-def next_sequence_nr() -> int:
-    """The next node's place in recording order (torch's sequence_nr): backward runs the ready
-    node recorded last first, so gradients are summed in torch's order."""
-    return next(_sequence_nrs)
+# next_sequence_nr(): the next node's place in recording order (torch's sequence_nr): backward
+# runs the ready node recorded last first, so gradients are summed in torch's order. (The
+# counter's own __next__, called directly: this runs at every recorded op.)
+next_sequence_nr = itertools.count(1).__next__
 
 
 class RemovableHandle:
@@ -437,7 +434,7 @@ def add_to_grad(tensor: Any, grad: Any, owned: bool) -> None:
     buffer too); any other gets a copy. While backward records (create_graph), the gradient is a
     tensor: `.grad` is a recorded copy of it, then a recorded sum, as in torch.
     """
-    if hasattr(grad, "_array"):
+    if type(grad) is not np.ndarray and hasattr(grad, "_array"):  # a tensor (create_graph)
         if tensor._grad is None:
             tensor._grad = type(tensor)._from_array(np.zeros_like(tensor._array)).copy_(grad)
         else:

@@ -30,7 +30,7 @@ def _spread(value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return expand_to(value, shape)
     filled = np.empty(shape, dtype=value.dtype)  # (np.full, without its Python-level steps)
     filled[...] = value
-    filled.flags.writeable = False
+    filled.setflags(write=False)
     return filled
 
 
