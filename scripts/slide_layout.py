@@ -755,7 +755,8 @@ class Layout:
         scale = min(1.0, CONTENT_WIDTH / width, (BUDGET_PX - 60) / height)
         out = copy.deepcopy(output)
         size = {"width": int(width * scale), "height": int(height * scale)}
-        out["metadata"] = {"image/png": size}
+        alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+        out["metadata"] = {"image/png": {**size, "alt": alt} if alt else size}  # (viz.show_plot)
         return Item(output_cell([out]), height * scale + BLOCK_GAP, "picture")
 
     def items_of_frames(self, frames: list[dict]) -> list[Item]:

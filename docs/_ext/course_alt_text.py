@@ -6,12 +6,18 @@ top <title> and <desc>, made from the graph by minigrad/viz/alt_text.py: what it
 tensor, function, edge and saved value, what changed and what was cut), and that is its alt
 text, each picture its own. An older Graphviz SVG without one gets its box labels listed
 (for example "Autograd graph: a; AccumulateGrad; SigmoidBackward0; out"); any other image
-"Picture from <page title>". Authors' own alt text is left alone.
+"Picture from <page title>". A PNG output with an alt in its metadata (a matplotlib plot shown
+with viz.show_plot: its title, axes, curves and key fact in words) gets that alt: myst-nb names
+the image file by the sha256 of its bytes, which finds the output. Authors' own alt text is
+left alone.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -70,15 +76,35 @@ def alt_for(path: Path | None, page_title: str, language: str = "en") -> str:
     return alt_for_svg("", page_title, language)
 
 
+def png_alts(notebook: Path) -> dict[str, str]:
+    """The alt of each PNG output of `notebook` that has one, by the sha256 of the PNG's bytes
+    (the file name myst-nb gives it); {} for a page that is no notebook."""
+    if notebook.suffix != ".ipynb" or not notebook.is_file():
+        return {}
+    found = {}
+    for cell in json.loads(notebook.read_text(encoding="utf-8")).get("cells", []):
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+            if png and alt:
+                png = "".join(png) if isinstance(png, list) else png
+                found[hashlib.sha256(base64.b64decode(png)).hexdigest()] = alt
+    return found
+
+
 def add_alt_text(app: Any, doctree: nodes.document) -> None:
     """doctree-read handler: fill in `alt` on every image node that has none."""
     env = app.builder.env
     title_node = next(iter(doctree.findall(nodes.title)), None)
     page_title = title_node.astext() if title_node is not None else env.docname
+    own_alts = png_alts(Path(env.doc2path(env.docname)))
     for image in doctree.findall(nodes.image):
         if image.get("alt"):
             continue
         uri = image.get("uri", "")
+        if Path(uri).stem in own_alts:
+            image["alt"] = own_alts[Path(uri).stem]
+            continue
         path = None
         if uri and "://" not in uri and not uri.startswith("data:"):
             candidate = Path(uri)

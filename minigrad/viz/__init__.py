@@ -9,6 +9,7 @@
     viz.set_language("zh")                          # pictures and texts in Chinese
     with viz.trace(): loss = step(batch)            # then: why would a .grad stay None?
     viz.explain(loss, model, optimizer)             # the gradient doctor's report
+    viz.show_plot(fig, alt="the loss falls ...")    # a matplotlib plot, with words
 
 Pictures need Graphviz's `dot` program; without it, displaying one raises
 GraphvizNotFoundError (whose last line says how to install it) and `viz.summary` still works.
@@ -38,6 +39,7 @@ from .model import (
     TensorNode,
 )
 from .options import COLLAPSE_ABOVE, draw_options
+from .plots import Plot, show_plot
 from .render import draw_snapshot
 from .stepper import Frame, Stepper, cut_stepper, stepper
 from .text import summary_text
@@ -61,6 +63,7 @@ __all__ = [
     "GraphTooLargeError",
     "GraphvizFailedError",
     "GraphvizNotFoundError",
+    "Plot",
     "SavedNode",
     "Stepper",
     "StorageGroup",
@@ -75,6 +78,7 @@ __all__ = [
     "explain",
     "set_language",
     "set_theme",
+    "show_plot",
     "snapshot",
     "stepper",
     "summary",

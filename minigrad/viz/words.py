@@ -233,6 +233,14 @@ ZH: dict[str, str] = {
     "<minigrad.viz stepper: {count} steps; the last, {label}, ran>": (
         "<minigrad.viz 步进器：共 {count} 步；最后一步 {label} 正常运行>"
     ),
+    # a matplotlib plot shown with viz.show_plot (plots.py)
+    "plot": "图表",
+    "x axis": "横轴",
+    "y axis": "纵轴",
+    "no label": "无标签",
+    "{label} (log scale)": "{label}（对数刻度）",
+    "1 curve": "1 条曲线",
+    "{count} curves": "{count} 条曲线",
     # the stepper widget
     "step": "步骤",
     "◀ back": "◀ 上一步",

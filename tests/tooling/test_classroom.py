@@ -725,3 +725,38 @@ def test_no_stored_output_names_a_machine_path(slides: Path, site: Path) -> None
         if "_static" not in page.parts and machine_paths(page.read_text(encoding="utf-8")):
             found.append(f"{page.name}: {machine_paths(page.read_text(encoding='utf-8'))[:2]}")
     assert found == [], "machine paths in stored outputs:\n" + "\n".join(found)
+
+
+def test_a_plot_on_a_site_page_has_its_own_alt(tmp_path: Path) -> None:
+    """A matplotlib plot shown with viz.show_plot: the site's <img> (myst-nb writes its PNG
+    to a file) gets the alt stored with the output, not the page's generic one."""
+    import matplotlib.pyplot as plt
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+    from sphinx.cmd.build import build_main
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([3.0, 2.0, 1.0])
+    ax.set_title("Falling")
+    shown = minigrad.viz.show_plot(fig, alt="the value falls from 3 to 1")
+    data, metadata = DisplayFormatter().format(shown)
+    output = nbformat.v4.new_output("execute_result", data=data, metadata=metadata)
+    output.execution_count = 1
+    cells = [
+        nbformat.v4.new_markdown_cell("# A plot"),
+        nbformat.v4.new_code_cell("plot()", outputs=[output], execution_count=1),
+    ]
+    src = tmp_path / "src"
+    src.mkdir()
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), src / "index.ipynb")
+    ext = REPO / "docs" / "_ext"
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(ext)!r})\n"
+        'extensions = ["myst_nb", "course_alt_text"]\nnb_execution_mode = "off"\n',
+        encoding="utf-8",
+    )
+    assert build_main(["-q", "-b", "html", str(src), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    images = re.findall(r"<img\b[^>]*>", page)
+    assert len(images) == 1 and ".png" in images[0]
+    assert html.unescape(re.search(r'alt="([^"]*)"', images[0]).group(1)) == shown.alt

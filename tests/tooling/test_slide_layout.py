@@ -219,3 +219,31 @@ def test_a_comparison_with_its_own_legend_becomes_the_pair_and_the_legend() -> N
     # a comparison without a legend has nothing to put apart
     bare = parse(plain.decode())
     assert bare is not None and legend_apart(bare, 1200, 500, "legend") is None
+
+
+def test_a_plot_keeps_its_alt_on_the_slide() -> None:
+    """A matplotlib plot shown with viz.show_plot: the deck's <img> says what the plot shows
+    (the output's alt metadata, carried through the layout and written by the course template)."""
+    import html
+
+    import matplotlib.pyplot as plt
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+
+    from scripts.build_slides import exporter
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([3.0, 2.0, 1.0])
+    ax.set_title("Falling")
+    shown = viz.show_plot(fig, alt="the value falls from 3 to 1")
+    data, metadata = DisplayFormatter().format(shown)
+    output = {"output_type": "display_data", "data": data, "metadata": metadata}
+    nb = _notebook(_md("# Deck"), _md("## One"), _code("import minigrad"), _code("plot()", output))
+    cells, _, _ = lay_out(nb, None, {}, "en")
+    png = next(o for c in cells for o in c.get("outputs", []) if "image/png" in o["data"])
+    assert png["metadata"]["image/png"]["alt"] == shown.alt
+    assert set(png["metadata"]["image/png"]) == {"alt", "width", "height"}
+    page, _ = exporter("_static").from_notebook_node(nbformat.from_dict(nb | {"cells": cells}))
+    images = re.findall(r"<img\b[^>]*>", page)
+    assert len(images) == 1 and "data:image/png" in images[0]
+    assert html.unescape(re.search(r'alt="([^"]*)"', images[0]).group(1)) == shown.alt
