@@ -15,6 +15,10 @@ and keeps the layout that fits the slide box at the largest scale (the first one
 A picture may bring other drawings of itself (`others`: the same graph with its saved values
 listed inside their functions' nodes instead of beside them, which is narrower); they and
 their variants are tried in the same way, only when no layout of the first is readable.
+When still none is, a single graph is folded (`fold`): its ranks cut into two or three
+columns side by side, a snake (down the first, up the next, ...), and of those folds the
+readable one whose edges cross no other edge and no node wins, with the fewest columns (a
+chain of 12 functions, 08's SimSiam and 10's MAML graphs, fit a slide only this way).
 A picture is measured without its legend: the decks show that on a slide of its own.
 Only where boxes go changes: every node, edge, label and colour is the same (in another
 drawing, a saved value is a row of its function's node rather than a node of its own).
