@@ -133,25 +133,23 @@ def best_layout(
             scale = slide_scale(render(_scored(other)), box)
             if scale > best_scale * 1.02:  # clearly larger: worth a different look
                 best, best_scale = other, scale
-    if best_scale < readable:
-        folded, scale = _best_fold(source, render, box, readable)
-        if scale > best_scale * 1.02:
-            best = folded
+    if best_scale < readable:  # none is readable: a fold that is, if there is one
+        best = _best_fold(source, render, box, readable) or best
     return best
 
 
 def _best_fold(
     source: str, render: Callable[[str], str], box: tuple[float, float], readable: float
-) -> tuple[str, float]:
-    """The best drawing of `source` in two or three columns (see `fold`) and its scale in
-    `box`: of those whose labels are readable, the one with the fewest edges crossing edges
-    or nodes, then the fewest columns, then the largest; else the largest. ("", 0) for a
-    drawing that is not one graph top to bottom (a before/after, a box of shared memory:
-    clusters of their own)."""
+) -> str:
+    """The best drawing of `source` in two or three columns (see `fold`) whose labels are
+    readable in `box`: the one with the fewest edges crossing edges or nodes, then the fewest
+    columns, then the largest; "" when none is, and for a drawing that is not one graph top
+    to bottom (a before/after, a box of shared memory: clusters of their own). A fold that
+    is not readable either is never kept: it would look stranger and still be too small."""
     if "subgraph cluster" in source or "rankdir=LR" in source:
-        return "", 0.0
+        return ""
     end = source.rstrip().rfind("}")
-    best, best_key, best_scale = "", (False, 0, 0, 0.0), 0.0
+    best, best_key = "", (0, 0, 0.0)
     for spacing in (TIGHTEST, TIGHT, ""):  # the tightest first: it folds smallest
         spaced = f"{source[:end]}\tgraph [{spacing}]\n{source[end:]}" if spacing else source
         drawn = render(_scored(spaced))
@@ -159,11 +157,12 @@ def _best_fold(
             folded = fold(spaced, drawn, cuts)
             svg = render(_scored(folded))
             scale = slide_scale(svg, box)
-            fits = scale >= readable
-            key = (fits, -crossings(svg) if fits else 0, -len(cuts) if fits else 0, scale)
-            if key > best_key:
-                best, best_key, best_scale = folded, key, scale
-    return best, best_scale
+            if scale < readable:
+                continue
+            key = (-crossings(svg), -len(cuts), scale)
+            if not best or key > best_key:
+                best, best_key = folded, key
+    return best
 
 
 def _scored(source: str) -> str:
