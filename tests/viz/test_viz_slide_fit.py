@@ -1,7 +1,7 @@
 """minigrad.viz for a slide (slide_fit.py): in the decks' "projector" theme a picture that a
 1280x720 slide would shrink below 18 px labels is laid out again by real `dot` (tighter, left
-to right) when that shows it larger; every label stays; the notebooks' default theme is
-drawn as before."""
+to right) when that shows it larger, or, when no such layout is readable, folded into columns
+(a snake); every label and edge stays; the notebooks' default theme is drawn as before."""
 
 from __future__ import annotations
 
