@@ -64,9 +64,9 @@ VIZ_LAYERS: list[tuple[str, ...]] = [
         "changes",
         "doctor",
     ),  # the facts of a change: matching two snapshots, what changed
-    # words (and a picture's text alternative), and decisions made before drawing (slide_fit:
-    # which layout shows a picture largest on a slide)
-    ("text", "change_text", "alt_text", "layout", "options", "slide_fit"),
+    # words (a picture's or a plot's text alternative), and decisions made before drawing
+    # (slide_fit: which layout shows a picture largest on a slide)
+    ("text", "change_text", "alt_text", "plots", "layout", "options", "slide_fit"),
     ("style", "legend", "dot_graph", "labels", "builder", "render", "pairs"),  # DOT
     ("compare", "doctor_report"),  # before/after: orchestration of the layers above
     ("steps", "frames", "stories"),  # the stepper's steps, frames and ready-made stories
