@@ -101,6 +101,7 @@ WORDS = {
         "band_desc": "this part shows: ",
         "sep": "; ",
         "legend_note": "The legend of every picture: name each mark with the room once.",
+        "legend_heading": "What the marks mean",
         "ask_output": (
             "Ask before the key press: what will this print?\nExpect:\n\n```\n{answer}\n```"
         ),
@@ -136,6 +137,7 @@ WORDS = {
         "band_desc": "这一部分显示：",
         "sep": "；",
         "legend_note": "所有图的图例：和大家一起把每种标记认一遍。",
+        "legend_heading": "图中标记的含义",
         "ask_output": "按键之前先问：这会打印出什么？\n预期：\n\n```\n{answer}\n```",
         "ask_error": "按键之前先问：这能运行吗？\n预期：不能，`{answer}`",
         "ask_before": "先提问：`{action}` 会改变什么？再对比图的两半。",
@@ -660,11 +662,7 @@ class Layout:
             # the legend the decks' theme added under a notebook's first picture: the graph
             # whole on its slide, then the legend, a picture of its own
             graph, legend = split
-            items = self.items_of_picture(graph, ident, action)
-            key = self.picture_item(legend, picture_id(legend.svg), "whole")
-            key.own_slide = True
-            key.notes.append(self.words["legend_note"])
-            return [*items, key]
+            return [*self.items_of_picture(graph, ident, action), *self.legend_items(legend)]
         apart = legend_apart(
             picture, PICTURE_WIDTH / PX_PER_PT, PICTURE_PX / PX_PER_PT, self.words["legend_title"]
         )
@@ -673,12 +671,21 @@ class Layout:
             if readable(pair, PICTURE_WIDTH, PICTURE_PX):
                 # a before/after with the notebook's own legend: the pair whole on its slide
                 # (the picture's name and description), then the legend, a picture of its own
-                items = self.items_of_picture(pair, ident, action)
-                key = self.picture_item(legend, picture_id(legend.svg), "whole")
-                key.own_slide = True
-                key.notes.append(self.words["legend_note"])
-                return [*items, key]
+                return [*self.items_of_picture(pair, ident, action), *self.legend_items(legend)]
         return self.items_of_picture(picture, ident, action)
+
+    def legend_items(self, legend: Picture) -> list[Item]:
+        """A picture's legend on a slide of its own, under a title that says what it is."""
+        head = Item(
+            markdown_cell(f"### {self.words['legend_heading']}"),
+            HEADING[3][0] * 1.2 + HEADING[3][1],
+            "text",
+            own_slide=True,
+        )
+        key = self.picture_item(legend, picture_id(legend.svg), "whole")
+        key.step = True  # (like a stepper's frame: under its title, on that slide)
+        key.notes.append(self.words["legend_note"])
+        return [head, key]
 
     def items_of_picture(self, picture: Picture, ident: str, action: str) -> list[Item]:
         """The items of one picture (see items_of_svg)."""
