@@ -431,6 +431,7 @@ class Item:
     ident: str = ""  # a picture: which output it is (the same for the whole and its parts)
     part: str = ""  # a picture: "whole", or the part shown ("before", "after", "legend")
     step: bool = False  # a stepper's frame: under its step's title, on that slide
+    at_once: bool = False  # shown with its slide, not on a key press (nothing to predict)
 
 
 @dataclass
@@ -684,6 +685,7 @@ class Layout:
         )
         key = self.picture_item(legend, picture_id(legend.svg), "whole")
         key.step = True  # (like a stepper's frame: under its title, on that slide)
+        key.at_once = True
         key.notes.append(self.words["legend_note"])
         return [head, key]
 
@@ -938,7 +940,11 @@ class Layout:
                 cell = item.cell
                 if index == 0:
                     kind = slide.kind
-                elif item.kind in ("output", "picture") and cell.get("cell_type") == "code":
+                elif (
+                    item.kind in ("output", "picture")
+                    and cell.get("cell_type") == "code"
+                    and not item.at_once
+                ):
                     kind = "fragment"  # an output appears on a key press: predict first
                 else:
                     kind = "-"
