@@ -20,6 +20,8 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+from minigrad.viz.slide_fit import shape_points
+
 PX_PER_PT = 4 / 3
 MIN_TEXT_PX = 18.0
 MAX_SCALE = 2.0  # a small picture is not blown up past twice its size
@@ -157,8 +159,6 @@ def parts(picture: Picture) -> list[Picture]:
 
 
 _NODE = re.compile(r'<g id="[^"]*" class="node">(.*?)</g>', re.DOTALL)
-_SHAPE_POINTS = re.compile(r'\b(?:points|d)="([^"]+)"')
-_ELLIPSE = re.compile(r'<ellipse[^>]*\bcx="([-\d.]+)" cy="([-\d.]+)" rx="([-\d.]+)" ry="([-\d.]+)"')
 _TEXT_AT = re.compile(r'<text[^>]*\bx="([-\d.]+)" y="([-\d.]+)"')
 
 
@@ -170,15 +170,7 @@ def node_boxes(picture: Picture) -> list[tuple[float, float, float, float]]:
     scale, dx, dy = (float(v) for v in inner.groups())
     boxes = []
     for body in _NODE.findall(picture.svg):
-        xs: list[float] = []
-        ys: list[float] = []
-        for points in _SHAPE_POINTS.findall(body):
-            numbers = [float(v) for v in _NUMBER.findall(points)]
-            xs += numbers[0::2]
-            ys += numbers[1::2]
-        for cx, cy, rx, ry in _ELLIPSE.findall(body):
-            xs += [float(cx) - float(rx), float(cx) + float(rx)]
-            ys += [float(cy) - float(ry), float(cy) + float(ry)]
+        xs, ys = shape_points(body)
         for x, y in _TEXT_AT.findall(body):
             xs.append(float(x))
             ys += [float(y) - picture.smallest_font, float(y) + 4]
@@ -291,15 +283,7 @@ def _elements(body: str) -> list[str]:
 
 def _element_box(element: str) -> tuple[float, float, float, float] | None:
     """(x0, y0, x1, y1) of one Graphviz element in graph coordinates (text widths estimated)."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for points in _SHAPE_POINTS.findall(element):
-        numbers = [float(v) for v in _NUMBER.findall(points)]
-        xs += numbers[0::2]
-        ys += numbers[1::2]
-    for cx, cy, rx, ry in _ELLIPSE.findall(element):
-        xs += [float(cx) - float(rx), float(cx) + float(rx)]
-        ys += [float(cy) - float(ry), float(cy) + float(ry)]
+    xs, ys = shape_points(element)
     for text in re.finditer(r"<text\b([^>]*)>([^<]*)</text>", element):
         attrs, body = text.groups()
         at = _TEXT_AT.search("<text" + attrs)

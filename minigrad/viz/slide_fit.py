@@ -37,6 +37,7 @@ __all__ = [
     "fold",
     "fold_cuts",
     "graph_alone",
+    "shape_points",
     "slide_scale",
     "variants",
 ]
@@ -186,19 +187,26 @@ _EDGE_LINE = re.compile(r"^\t(\S+) -> (\S+)(?: \[(.*)\])?$")
 Box = tuple[float, float, float, float]
 
 
+def shape_points(element: str) -> tuple[list[float], list[float]]:
+    """The x and the y of every point of an SVG element's shapes as `dot` draws them: the
+    corners of polygons and paths, and each ellipse's extremes (text not included)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for points in _SHAPE.findall(element):
+        numbers = [float(v) for v in _NUMBER.findall(points)]
+        xs += numbers[0::2]
+        ys += numbers[1::2]
+    for cx, cy, rx, ry in _ELLIPSE.findall(element):
+        xs += [float(cx) - float(rx), float(cx) + float(rx)]
+        ys += [float(cy) - float(ry), float(cy) + float(ry)]
+    return xs, ys
+
+
 def _node_boxes(svg: str) -> dict[str, Box]:
     """Each node's (x0, y0, x1, y1) in the SVG drawn by `dot`, by the node's DOT name."""
     boxes = {}
     for name, body in _NODE.findall(svg):
-        xs: list[float] = []
-        ys: list[float] = []
-        for points in _SHAPE.findall(body):
-            numbers = [float(v) for v in _NUMBER.findall(points)]
-            xs += numbers[0::2]
-            ys += numbers[1::2]
-        for cx, cy, rx, ry in _ELLIPSE.findall(body):
-            xs += [float(cx) - float(rx), float(cx) + float(rx)]
-            ys += [float(cy) - float(ry), float(cy) + float(ry)]
+        xs, ys = shape_points(body)
         if xs:
             boxes[name] = (min(xs), min(ys), max(xs), max(ys))
     return boxes
