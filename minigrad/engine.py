@@ -41,7 +41,7 @@ import numpy as np
 
 from ._new_tensor import make_tensor
 from .dtypes import from_numpy_dtype
-from .grad_mode import _Anomaly, _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .graph import AccumulateGrad, Node, add_to_grad
 
 __all__ = ["GradBuffers", "current_walk", "is_owned", "run_backward", "unbroadcast"]
@@ -93,7 +93,9 @@ def is_owned(grad: Any, borrowed: Any) -> bool:
 class GradBuffers:
     """The gradients waiting at each node, summed as they arrive from the node's outputs.
 
-    `owned` holds the nodes whose waiting array the engine owns (`is_owned`). A node with
+    `owned` holds the nodes whose waiting array the engine owns (`is_owned`), asked only where
+    it can matter: where a sum may be written into it or it may become a leaf's `.grad` (the
+    one gradient a formula's node gets is stored by `_Walk.pass_on` as it is). A node with
     several outputs waits with a list, one slot per output.
     """
 
@@ -183,7 +185,7 @@ class _Walk:
         roots: Sequence[tuple[Edge, Any]],
         targets: dict[Edge, None] | None,
         accumulate: bool,
-        create_graph: bool = False,
+        create_graph: bool,
     ) -> None:
         self.number = next(_walk_numbers)
         self.create_graph = create_graph  # grad mode while the pass runs (torch's rule)
@@ -206,7 +208,7 @@ class _Walk:
         heapify(self.ready)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
         self.target_nodes = None if targets is None else {node: None for node, _ in targets}
-        self.plain = not _Anomaly.enabled  # a node without hooks is then just called
+        self.plain = not is_anomaly_enabled()  # a node without hooks is then just called
         self.captured: dict[Edge, Any] = {}
         self.ran: list[Node] = []  # the nodes that ran and keep saved values, to free them
 
