@@ -95,8 +95,9 @@ class GradBuffers:
 
     `owned` holds the nodes whose waiting array the engine owns (`is_owned`), asked only where
     it can matter: where a sum may be written into it or it may become a leaf's `.grad` (the
-    one gradient a formula's node gets is stored by `_Walk.pass_on` as it is). A node with
-    several outputs waits with a list, one slot per output.
+    one gradient a node gets is stored by `_Walk.pass_on` as it is, owned only if it is a
+    leaf's). Ownership is judged when a gradient arrives; hooks that see it take it away. A
+    node with several outputs waits with a list, one slot per output.
     """
 
     def __init__(self) -> None:
@@ -239,6 +240,7 @@ class _Walk:
             self.capture(node, grads)
         if node.tensor_hooks is not None:
             grads = _tensor_hooks(node, grads)
+            self.buffers.owned.discard(node)  # the hooks saw it, and may keep it
         if node.retained is not None:
             _fill_retained_grads(node, grads)
         if not runs:
@@ -293,11 +295,13 @@ class _Walk:
     def accumulate(self, node: AccumulateGrad, grad: Any) -> None:
         """Write a leaf's gradient into its `.grad`: the node's pre-hooks, the sum, the leaf's
         post-accumulate hooks, the node's post-hooks (the leaf's own hooks ran before)."""
+        owned = node in self.buffers.owned  # (judged when it arrived: is_owned)
         if node.pre_hooks is not None:
             (grad,) = _node_hooks(node, node.pre_hooks, ([grad],), [grad], 1)
+            owned = False  # the hooks saw it, and may keep it
         leaf = node.variable
         had_grad = leaf._grad is not None
-        node.accumulate(grad, owned=node in self.buffers.owned and is_owned(grad, None))
+        node.accumulate(grad, owned=owned)
         if leaf._post_accumulate_hooks is not None:
             _post_accumulate_hooks(leaf)
         if node.post_hooks is not None:
@@ -319,14 +323,16 @@ class _Walk:
             value = input_grads[index]
             if value is None:
                 pass
-            elif (  # most often: the one gradient a formula's node gets, as it is. Nothing will
-                remaining == 0  # be added into it and it will not become a .grad, so who owns
-                and next_node.num_outputs == 1  # it does not matter (see GradBuffers.add)
+            elif (  # most often: the one gradient a node gets, as it is
+                remaining == 0
+                and next_node.num_outputs == 1
                 and value.shape == shapes[index]
-                and type(next_node) is not AccumulateGrad
                 and next_node not in waiting
             ):
                 waiting[next_node] = value
+                # nothing will be added into it; a leaf's may become its .grad as it is
+                if type(next_node) is AccumulateGrad and is_owned(value, grad):
+                    self.buffers.owned.add(next_node)
             else:
                 nr = 0 if numbers is None else numbers[index]
                 self.buffers.add(next_node, nr, value, shapes[index], grad)
