@@ -3,7 +3,9 @@
 `python -m benchmarks --ab REF` times today's minigrad, minigrad at REF and torch in the same
 rounds of one process (see README.md, "Before and after in one run"). Figures of two separate
 runs differ by more than most changes are worth on a machine whose speed drifts; the same
-rounds do not.
+rounds do not. A second copy of REF is timed in those rounds too: REF / its copy is the same
+code against itself, so it shows how far a ratio moves by chance in this run (on a busy
+machine, or with another program on the other half of the core, by more than 5 %).
 
 The package at REF is copied out of git (`git archive`) under another name, `minigrad_at_<sha>`,
 into a temporary folder and imported from there. That works because minigrad imports its own
@@ -55,10 +57,14 @@ def resolve(ref: str) -> str:
     return found.stdout.strip()
 
 
-def load_minigrad_at(ref: str) -> tuple[ModuleType, str]:
-    """Import minigrad as it was at `ref`; return (the module, a short label such as 'abc1234')."""
+def load_minigrad_at(ref: str, copy: int = 0) -> tuple[ModuleType, str]:
+    """Import minigrad as it was at `ref`; return (the module, a short label such as 'abc1234').
+
+    `copy` > 0 imports it once more, as a package of its own (`minigrad_at_<sha>_copy1`): the
+    same code timed twice in one run shows how much that run's figures move by chance.
+    """
     commit = resolve(ref)
-    name = f"minigrad_at_{commit[:7]}"
+    name = f"minigrad_at_{commit[:7]}" + (f"_copy{copy}" if copy else "")
     archive = subprocess.run(
         ["git", "-C", str(paths.REPO), "archive", "--format=tar", commit, "minigrad"],
         capture_output=True,

@@ -17,7 +17,8 @@ Options:
                    results/latest.json) and measure nothing
   --without PEER   leave out torch or micrograd (as if not installed)
   --ab REF         also time minigrad as it was at git commit REF in the same rounds of the
-                   vs-torch row (before / after in one run; baseline.py)
+                   vs-torch row (before / after in one run; baseline.py), and a second copy
+                   of it: REF / its copy is the noise of the run
 
 The garbage collector stays on during timing (unlike `timeit`): a training loop in a notebook
 runs with it, and an engine whose graph forms reference cycles pays for it there. torch runs on
@@ -142,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ctx.checks.extend(problems)
     if args.ab:
         ctx.baseline, ctx.baseline_label = load_minigrad_at(args.ab)
+        ctx.control, _ = load_minigrad_at(args.ab, copy=1)
         ctx.check(f"A/B: minigrad@{ctx.baseline_label} is {args.ab} (git), in the same rounds")
     ctx.child_args = ["--smoke"] if args.smoke else ["--quick"] if args.quick else []
     ctx.child_args += [f"--without={peer}" for peer in args.without]

@@ -102,6 +102,8 @@ class Context:
     # `--ab REF`: minigrad as it was at REF (baseline.py), timed in the same rounds as today's
     baseline: ModuleType | None = None
     baseline_label: str = ""
+    # ... and a second copy of it, timed in the same rounds: REF / its copy is this run's noise
+    control: ModuleType | None = None
 
     def timed(
         self,

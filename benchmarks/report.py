@@ -78,9 +78,17 @@ def vs_torch_table(rows: Sequence[dict[str, Any]]) -> str:
         lines.append(
             f"today's minigrad / {compared[0]['before']} (A/B: the same rounds, one process):"
         )
+        noise = [row["noise"] for row in compared if row.get("noise") is not None]
         for row in compared:
             name = ("  - " if row["variant_of"] else "") + row["name"]
-            lines.append(f"  {name:48} {row['after_vs_before']:6.3f}x")
+            same = f"   noise {row['noise']:6.3f}x" if row.get("noise") is not None else ""
+            lines.append(f"  {name:48} {row['after_vs_before']:6.3f}x{same}")
+        if noise:
+            lines.append(
+                f"  noise: {compared[0]['before']} against a second copy of itself, in the same "
+                f"rounds: {min(noise):.3f}x to {max(noise):.3f}x; a difference inside that range "
+                "is not measured"
+            )
     return "\n".join(lines)
 
 

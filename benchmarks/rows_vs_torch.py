@@ -40,6 +40,9 @@ def row_vs_torch(ctx: Context) -> list[Result]:
         if ctx.baseline is not None:
             before = f"minigrad@{ctx.baseline_label}"
             entries.append((before, workload.build(ctx.baseline), workload.unit))
+        if ctx.control is not None:
+            control = f"minigrad@{ctx.baseline_label} again"
+            entries.append((control, workload.build(ctx.control), workload.unit))
         if ctx.torch is not None:
             entries.append(("torch", workload.build(ctx.torch), workload.unit))
         entries += workload.floors() if workload.floors is not None else []
@@ -66,14 +69,8 @@ def summary(results: Sequence[Result]) -> list[dict[str, Any]]:
         if mine is None or theirs is None:
             continue
         floor = found.get((workload.name, "numpy", "fwd only"))
-        before = next(
-            (
-                r
-                for (case, impl, note), r in found.items()
-                if case == workload.name and impl.startswith("minigrad@") and note == workload.unit
-            ),
-            None,
-        )
+        before = _before(found, workload, again=False)
+        again = _before(found, workload, again=True)
         rows.append(
             {
                 "key": workload.key,
@@ -90,6 +87,19 @@ def summary(results: Sequence[Result]) -> list[dict[str, Any]]:
                 "numpy_fwd_ratio": ratio(mine, floor) if floor is not None else None,
                 "before": before.impl if before is not None else None,
                 "after_vs_before": ratio(mine, before) if before is not None else None,
+                # the same code against itself in the same rounds: how far ratios move by chance
+                "noise": ratio(again, before) if before is not None and again is not None else None,
             }
         )
     return rows
+
+
+def _before(
+    found: dict[tuple[str, str, str], Result], workload: Workload, again: bool
+) -> Result | None:
+    """The `--ab` result of `workload`: minigrad at REF, or (`again`) its second copy; or None."""
+    for (case, impl, note), result in found.items():
+        if case == workload.name and impl.startswith("minigrad@") and note == workload.unit:
+            if impl.endswith(" again") == again:
+                return result
+    return None

@@ -177,18 +177,30 @@ def test_ab_times_minigrad_at_a_commit_in_the_same_rounds():
     assert befores, impls
     for case, group in befores:
         assert (case, "minigrad", group) in impls  # measured together with today's minigrad
+    # and a second copy of REF in the same rounds: the run's noise, the same code twice
+    assert {impl for _, impl, _ in impls if impl.endswith(" again")}, impls
+    assert all(row["noise"] is not None for row in data["vs_torch"] if row["before"])
     assert any(line.startswith("A/B: minigrad@") for line in data["checks"])
 
 
 def test_ab_summary_compares_today_with_the_commit():
     results = []
-    for impl, seconds in (("minigrad", 1.0), ("torch", 2.0), ("minigrad@abc1234", 0.8)):
+    timings = (
+        ("minigrad", 1.0),
+        ("torch", 2.0),
+        ("minigrad@abc1234", 0.8),
+        ("minigrad@abc1234 again", 0.84),
+    )
+    for impl, seconds in timings:
         result = harness.Result("vs-torch", "tiny graph (3,)", impl, [seconds] * 3, group=7)
         result.note = "per call"
         results.append(result)
     (row,) = rows_vs_torch.summary(results)
     assert row["before"] == "minigrad@abc1234" and row["after_vs_before"] == 1.25
-    assert "today's minigrad / minigrad@abc1234" in report.vs_torch_table([row])
+    assert row["noise"] == pytest.approx(1.05)  # the copy of REF against REF
+    text = report.vs_torch_table([row])
+    assert "today's minigrad / minigrad@abc1234" in text
+    assert "noise  1.050x" in text and "1.050x to 1.050x; a difference inside" in text
 
 
 def test_ab_refuses_a_name_that_is_no_commit():
