@@ -38,6 +38,7 @@ from typing import Any
 from .. import watch
 from .._tensor import Tensor
 from ..grad_mode import is_grad_enabled, is_inference_mode_enabled
+from .words import say
 
 __all__ = ["Event", "Trace", "Where", "last_trace", "trace"]
 
@@ -64,7 +65,9 @@ class Where:
     def __str__(self) -> str:
         if self.file is not None:
             return f"{self.file}:{self.line}"
-        return f"{self.function}(), line {self.line}" if self.function else f"line {self.line}"
+        if self.function:  # (in viz's language: the Chinese doctor says 第 11 行)
+            return say("{function}(), line {line}", function=self.function, line=self.line)
+        return say("line {line}", line=self.line)
 
 
 @dataclass(eq=False)

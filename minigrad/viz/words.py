@@ -51,6 +51,9 @@ def listing(items: Iterable[str]) -> str:
 # The Chinese of every English template `say` is given (tests/test_viz_language.py checks
 # that none is missing). Punctuation is Chinese where the sentence is: '，' '：' '；' '（）'.
 ZH: dict[str, str] = {
+    # a place in a notebook cell (the doctor's Where)
+    "{function}(), line {line}": "{function}() 第 {line} 行",
+    "line {line}": "第 {line} 行",
     # joining words
     "; ": "；",
     ", ": "，",
