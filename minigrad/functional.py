@@ -495,7 +495,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None) -> 
                     f"{first.shape[d]} but got size {item.shape[d]} for tensor number {number} "
                     "in the list."
                 )
-    return apply(views.CatBackward0(axis), *tensors)
+    return apply(views.CatBackward0(axis, given_dim=dim), *tensors)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -510,4 +510,4 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"entry 0 and {list(item.shape)} at entry {entry}"
             )
     axis = wrap_dim(dim, tensors[0].ndim + 1)
-    return apply(views.StackBackward0(axis), *tensors)
+    return apply(views.StackBackward0(axis, given_dim=dim), *tensors)

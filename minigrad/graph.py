@@ -106,7 +106,7 @@ class SavedAttribute:
                     f"'{type(node).__name__}' object has no attribute '{self.attribute}'"
                 )
             # a number the node keeps as a plain attribute (pow's exponent), else nothing
-            return None if self.raw else node.__dict__.get(self.name)
+            return None if self.raw else node.saved_number(self.name)
         if self.raw:
             return RawSavedTensor(node, self.name)
         return node.saved_as_tensor(self.name)
@@ -229,6 +229,10 @@ class Node:
             fields.add("result")
         fields.update(self.saved_numbers)
         return fields
+
+    def saved_number(self, name: str) -> Any:
+        """A number of `saved_numbers` as `_saved_<name>` shows it (pow's exponent)."""
+        return self.__dict__.get(name)
 
     def __dir__(self) -> list[str]:
         """Like torch's nodes, list only the `_saved_<name>` attributes this op has."""

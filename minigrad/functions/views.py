@@ -13,6 +13,7 @@ in-place machinery uses to find the region of the root that a view looks at.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -375,8 +376,14 @@ class CatBackward0(Node):
 
     saved_numbers = ("dim",)
 
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
+    def __init__(self, dim: int, given_dim: int | None = None) -> None:
+        self.dim = dim  # counted from the front (-1 made positive)
+        self.given_dim = dim if given_dim is None else given_dim
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_dim` is the dim as it was given, which torch shows as an unsigned 64-bit
+        number: dim=-1 reads 18446744073709551615 (2**64 - 1)."""
+        return self.given_dim % 2**64 if name == "dim" else super().saved_number(name)
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.concatenate(arrays, axis=self.dim, dtype=result_dtype(*arrays))
@@ -395,8 +402,14 @@ class StackBackward0(Node):
 
     saved_numbers = ("dim",)
 
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
+    def __init__(self, dim: int, given_dim: int | None = None) -> None:
+        self.dim = dim  # counted from the front (-1 made positive)
+        self.given_dim = dim if given_dim is None else given_dim
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_dim` is the dim as it was given, which torch shows as an unsigned 64-bit
+        number: dim=-1 reads 18446744073709551615 (2**64 - 1)."""
+        return self.given_dim % 2**64 if name == "dim" else super().saved_number(name)
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.stack(arrays, axis=self.dim, dtype=result_dtype(*arrays))

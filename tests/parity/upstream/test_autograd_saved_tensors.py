@@ -487,6 +487,9 @@ def test_grad_fn_attr_bindings(parity):
         note("hooks on a freed value", error_of(lambda: again.register_hooks(same, same)))
         note("a name the op does not save", error_of(lambda: a.sum().grad_fn._saved_self))
         note("cat's dim", lib.cat([a, a], dim=1).grad_fn._saved_dim)
+        # as given, and unsigned: dim=-1 shows as 2**64 - 1 in torch
+        note("cat's dim -1", lib.cat([a, a], dim=-1).grad_fn._saved_dim)
+        note("stack's dim -2", lib.stack([a, a], dim=-2).grad_fn._saved_dim)
 
     parity(script)
 
