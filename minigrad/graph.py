@@ -124,6 +124,12 @@ class RawSavedTensor:
         self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]
     ) -> None:
         """Keep this value as `pack_hook(tensor)` from now on; backward unpacks it."""
+        if not (callable(pack_hook) and callable(unpack_hook)):  # (torch checks this first)
+            got = ", ".join(type(hook).__name__ for hook in (pack_hook, unpack_hook))
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. It takes two functions, "
+                f"pack_hook(tensor) and unpack_hook(packed); got {got}."
+            )
         saved = self.saved
         if saved.freed:
             raise RuntimeError(

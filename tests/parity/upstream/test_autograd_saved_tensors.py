@@ -470,6 +470,8 @@ def test_grad_fn_attr_bindings(parity):
         note("... is a Tensor", isinstance(product.grad_fn._saved_self, lib.Tensor))
         raw = product.grad_fn._raw_saved_self
         note("a raw handle takes hooks", callable(raw.register_hooks))
+        note("... two functions", error_of(lambda: raw.register_hooks(None, None)))
+        note("... not one", error_of(lambda: raw.register_hooks(lambda x: x, None)))
         note("an int", stacked.grad_fn._saved_dim)
         note("... is an int", type(stacked.grad_fn._saved_dim) is int)
         note("pow's exponent", (a**3).grad_fn._saved_exponent)
