@@ -22,7 +22,7 @@ PORT ?= 8888
 NB ?=
 BENCH_ARGS ?=
 
-.PHONY: help setup lab test notebooks check-rerun figures bench bench-quick test-browser clean distclean
+.PHONY: help setup lab lab-zh test notebooks check-rerun figures bench bench-quick test-browser clean distclean
 .PHONY: slides site student reset trust lite
 .PHONY: lock upgrade
 
@@ -49,6 +49,22 @@ lab: setup $(TRUST_STAMP)  ## open the course in JupyterLab on 127.0.0.1 (PORT=8
 	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
 	@echo "Stop it with Ctrl-C."
 	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
+		$(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# The Chinese edition in JupyterLab's Chinese interface (the language pack in requirements.txt).
+# Lab gives its page the language of its interface, so here the page is zh-CN and a screen
+# reader reads the Chinese notebooks in a Chinese voice (under `make lab` the page is English).
+# Its settings live apart from `make lab`'s; the first start chooses Chinese, later ones keep
+# whatever the learner chose in Settings > Language.
+ZH_SETTINGS ?= $(VENV)/lab-zh-settings
+ZH_LOCALE_FILE := $(ZH_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+
+lab-zh: setup $(TRUST_STAMP)  ## the Chinese edition (notebooks/zh) in JupyterLab's Chinese interface
+	@mkdir -p "$(dir $(ZH_LOCALE_FILE))"
+	@test -f "$(ZH_LOCALE_FILE)" || echo '{"locale": "zh_CN"}' > "$(ZH_LOCALE_FILE)"
+	@echo "正在启动 JupyterLab（中文界面）：打开下面打印的 http://127.0.0.1:... 地址；按 Ctrl-C 停止。"
+	JUPYTERLAB_SETTINGS_DIR="$(ZH_SETTINGS)" $(JUPYTER) lab --ServerApp.root_dir=notebooks \
+		--LabApp.default_url=/lab/tree/zh --ip=127.0.0.1 --port=$(PORT) --no-browser \
 		$(if $(filter 0,$(shell id -u)),--allow-root,)
 
 test: setup  ## lint, unit tests, then every notebook through nbval
