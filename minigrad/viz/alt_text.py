@@ -8,7 +8,8 @@ before/after also change_text.py: what changed and what was cut). Both are writt
 picture is drawn, in the language of that moment (words.py), and `accessible_svg` puts them
 into the SVG Graphviz writes: `role="img"`, a top `<title>` (the name, instead of Graphviz's
 "%3") and a `<desc>`. The `<title>` of every node and edge ("after_T0") is taken out, so it is
-neither announced nor shown as a tooltip.
+neither announced nor shown as a tooltip. JupyterLab shows an SVG or PNG output without any of
+that, so a picture's output also has `html_picture`: an <img> of it whose alt is the words.
 """
 
 from __future__ import annotations
@@ -159,7 +160,7 @@ def svg_data_url(svg: str) -> str:
     without line breaks (a URL drops them). Its attributes are quoted with ' (XML allows either
     quote), which needs no escape inside the HTML attribute src="..."; the rest is escaped only
     where a URL or that attribute needs it, so `<svg ...>...</svg>` stays readable (nbval's
-    sanitizer finds it). A third smaller than the encodeURIComponent form JupyterLab uses."""
+    sanitizer finds it). About half as long as the encodeURIComponent form JupyterLab uses."""
     svg = _SVG_EXTRAS.sub("", svg)
     svg = re.sub(r"(<svg\b[^>]*>)\s*<title>[^<]*</title>\s*(?:<desc>[^<]*</desc>)?", r"\1", svg)
     svg = re.sub(r">\s+<", "><", " ".join(svg.split()))

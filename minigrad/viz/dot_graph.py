@@ -42,7 +42,8 @@ class GraphTooLargeError(ValueError):
 class Graph(graphviz.Digraph):
     """A graphviz.Digraph with a stable text form, and clear errors when `dot` cannot run.
 
-    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`); the
+    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`; JupyterLab
+    shows it as the text/html <img> of it that carries its words, see with_html); the
     text/plain part is this repr, which holds no memory address, so notebook outputs compare
     equal between runs. `pipe` (and so displaying) gives up after `render_timeout` seconds;
     `pipe` and `render` raise GraphvizNotFoundError without `dot` on PATH and
