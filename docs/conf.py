@@ -36,6 +36,11 @@ myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
 # Notebook cells tagged raises-exception store their error on purpose.
 nb_output_stderr = "show"
+# A viz picture's output also holds a text/html <img> of it with its words as alt, for
+# JupyterLab, whose SVG and PNG renderers give no alt (minigrad/viz/alt_text.py html_picture).
+# myst-nb ranks text/html first: the site draws the SVG (or a plot's PNG) itself, as before,
+# with its alt from course_alt_text (lower numbers win; text/html is 30).
+nb_mime_priority_overrides = [("html", "image/svg+xml", 25), ("html", "image/png", 26)]
 
 
 def course_repository() -> str | None:

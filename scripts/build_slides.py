@@ -347,6 +347,7 @@ def cjk_font_first(svg: str) -> str:
 def exporter(prefix: str):  # noqa: ANN201 (nbconvert is imported lazily)
     """A SlidesExporter whose every script and style points at `prefix` (the _static folder)."""
     from nbconvert import SlidesExporter
+    from nbconvert.utils.base import NbConvertBase
     from traitlets.config import Config
 
     config = Config()
@@ -361,6 +362,13 @@ def exporter(prefix: str):  # noqa: ANN201 (nbconvert is imported lazily)
     config.SlidesExporter.template_name = "course_slides"
     config.SlidesExporter.exclude_input_prompt = True
     config.SlidesExporter.exclude_output_prompt = True
+    # A viz picture's output also holds a text/html <img> of it, for JupyterLab (its SVG and
+    # PNG renderers give no alt: minigrad/viz/alt_text.py html_picture); nbconvert ranks
+    # text/html first. A deck draws the SVG (a plot: the PNG, scaled by slide_layout) itself.
+    pictures_first = ["image/svg+xml", "image/png"]
+    config.NbConvertBase.display_data_priority = pictures_first + [
+        mime for mime in NbConvertBase().display_data_priority if mime not in pictures_first
+    ]
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {"course-output-only"}
     return SlidesExporter(config=config)

@@ -763,6 +763,8 @@ class Layout:
         width, height = png_size(data)
         scale = min(1.0, CONTENT_WIDTH / width, (BUDGET_PX - 60) / height)
         out = copy.deepcopy(output)
+        # the PNG at this size; not the text/html <img> of it (for JupyterLab: viz.show_plot)
+        out["data"] = {mime: text for mime, text in out["data"].items() if mime != "text/html"}
         size = {"width": int(width * scale), "height": int(height * scale)}
         alt = output.get("metadata", {}).get("image/png", {}).get("alt")
         out["metadata"] = {"image/png": {**size, "alt": alt} if alt else size}  # (viz.show_plot)

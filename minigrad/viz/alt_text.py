@@ -8,7 +8,8 @@ before/after also change_text.py: what changed and what was cut). Both are writt
 picture is drawn, in the language of that moment (words.py), and `accessible_svg` puts them
 into the SVG Graphviz writes: `role="img"`, a top `<title>` (the name, instead of Graphviz's
 "%3") and a `<desc>`. The `<title>` of every node and edge ("after_T0") is taken out, so it is
-neither announced nor shown as a tooltip.
+neither announced nor shown as a tooltip. JupyterLab shows an SVG or PNG output without any of
+that, so a picture's output also has `html_picture`: an <img> of it whose alt is the words.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ __all__ = [
     "accessible_svg",
     "graph_description",
     "graph_name",
+    "html_picture",
     "pair_description",
     "pair_name",
     "svg_alt",
+    "svg_data_url",
     "svg_text_alternative",
     "text_language",
 ]
@@ -40,6 +43,10 @@ _INNER_TITLE = re.compile(
 )
 _SVG_OPEN = re.compile(r"<svg\b[^>]*>")
 _CHINESE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_SVG_EXTRAS = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.DOTALL)
+# in a data URL: the URL's own escape sign, a fragment's start, and the ampersand, which would
+# start a character reference in the HTML attribute the URL sits in
+_URL_UNSAFE = {"%": "%25", "#": "%23", "&": "%26"}
 _TOP_TITLE = re.compile(r"<svg\b[^>]*>\s*<title>([^<]*)</title>\s*(?:<desc>([^<]*)</desc>)?")
 
 
@@ -145,3 +152,35 @@ def svg_alt(svg: str) -> str:
     if not name:
         return ""
     return f"{name}. {description}" if description else name
+
+
+def svg_data_url(svg: str) -> str:
+    """The SVG as a compact `data:` URL for an <img>: the same drawing, without what an <img>
+    never shows (XML prolog, comments, the top <title> and <desc>: the img's alt says them) and
+    without line breaks (a URL drops them). Its attributes are quoted with ' (XML allows either
+    quote), which needs no escape inside the HTML attribute src="..."; the rest is escaped only
+    where a URL or that attribute needs it, so `<svg ...>...</svg>` stays readable (nbval's
+    sanitizer finds it). About half as long as the encodeURIComponent form JupyterLab uses."""
+    svg = _SVG_EXTRAS.sub("", svg)
+    svg = re.sub(r"(<svg\b[^>]*>)\s*<title>[^<]*</title>\s*(?:<desc>[^<]*</desc>)?", r"\1", svg)
+    svg = re.sub(r">\s+<", "><", " ".join(svg.split()))
+    svg = svg.replace("'", "&#39;").replace('"', "'")  # (a ' in a value becomes a reference)
+    return "data:image/svg+xml," + "".join(_URL_UNSAFE.get(char, char) for char in svg)
+
+
+def html_picture(url: str, alt: str, *, capped: bool = False) -> str:
+    """A picture as the text/html of its notebook output: `<img src=url alt=alt>`.
+
+    Why: JupyterLab (and JupyterLite, with the same renderers) shows an image/svg+xml output
+    as an <img> of it with no alt, and an image/png output as an <img> that ignores the alt in
+    the output's metadata, so a screen reader meets an unnamed image there (WCAG 1.1.1).
+    JupyterLab ranks text/html above both, so this <img>, the same picture with its text
+    alternative as `alt`, is what it shows; its sanitizer, for a notebook not yet trusted,
+    keeps an <img>'s `src` (data: URLs too), `alt` and `class`. Lab's SVG renderer shows the
+    picture at its natural size, also when wider than the cell (which then scrolls), while
+    HTML images are capped at the cell's width: JupyterLab's class "jp-mod-unconfined" keeps
+    the natural size, as before; `capped=True` leaves it out, as Lab's PNG renderer caps (a
+    plot). The site and the decks still draw the SVG itself (docs/conf.py, slide_layout.py).
+    """
+    unconfined = "" if capped else 'class="jp-mod-unconfined" '
+    return f'<img {unconfined}src="{url}" alt="{html.escape(alt, quote=True)}">'

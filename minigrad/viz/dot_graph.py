@@ -17,14 +17,22 @@ from typing import Any
 import graphviz
 
 from . import wasm_render
-from .alt_text import accessible_svg, svg_alt
+from .alt_text import accessible_svg, html_picture, svg_alt, svg_data_url
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .slide_fit import best_layout
 from .style import FONT, FUNCTION_FILL
 from .themes import DEFAULT, Theme, resolve_theme
 from .words import say
 
-__all__ = ["Graph", "GraphTooLargeError", "check_size", "new_graph", "png_metadata", "with_png"]
+__all__ = [
+    "Graph",
+    "GraphTooLargeError",
+    "check_size",
+    "new_graph",
+    "png_metadata",
+    "with_html",
+    "with_png",
+]
 
 
 class GraphTooLargeError(ValueError):
@@ -34,7 +42,8 @@ class GraphTooLargeError(ValueError):
 class Graph(graphviz.Digraph):
     """A graphviz.Digraph with a stable text form, and clear errors when `dot` cannot run.
 
-    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`); the
+    Jupyter shows the SVG (graphviz's own `_repr_mimebundle_`, which calls `pipe`; JupyterLab
+    shows it as the text/html <img> of it that carries its words, see with_html); the
     text/plain part is this repr, which holds no memory address, so notebook outputs compare
     equal between runs. `pipe` (and so displaying) gives up after `render_timeout` seconds;
     `pipe` and `render` raise GraphvizNotFoundError without `dot` on PATH and
@@ -139,12 +148,13 @@ class Graph(graphviz.Digraph):
     def _repr_mimebundle_(
         self, include: Any = None, exclude: Any = None, **_: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """graphviz's bundle (the SVG), plus a PNG of the same picture (see with_png), and the
-        output metadata that gives the PNG the SVG's text alternative (see png_metadata)."""
+        """graphviz's bundle (the SVG), plus a PNG of the same picture (see with_png), an
+        <img> of the SVG with its text alternative as alt, for JupyterLab (see with_html), and
+        the output metadata that gives the PNG the SVG's text alternative (see png_metadata)."""
         bundle = with_png(
             self, super()._repr_mimebundle_(include=include, exclude=exclude), include, exclude
         )
-        return bundle, png_metadata(bundle)
+        return with_html(bundle, include, exclude), png_metadata(bundle)
 
 
 def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
@@ -173,6 +183,21 @@ def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -
         png = graph.pipe(format="png")
     # base64 text, as a notebook stores it (some front ends do not encode bytes themselves)
     bundle["image/png"] = base64.b64encode(png).decode("ascii")
+    return bundle
+
+
+def with_html(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
+    """`bundle` with a text/html beside its image/svg+xml: an <img> of that SVG whose alt is
+    the SVG's text alternative (alt_text.html_picture says why: JupyterLab names neither the
+    SVG nor the PNG). Unchanged without an SVG that has a text alternative."""
+    svg = bundle.get("image/svg+xml")
+    if not isinstance(svg, str) or "text/html" in bundle:
+        return bundle
+    if (include and "text/html" not in include) or (exclude and "text/html" in exclude):
+        return bundle
+    alt = svg_alt(svg)
+    if alt:
+        bundle["text/html"] = html_picture(svg_data_url(svg), alt)
     return bundle
 
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .alt_text import html_picture
 from .words import current_language, listing, say
 
 __all__ = ["Plot", "plot_description", "show_plot"]
@@ -51,13 +52,18 @@ class Plot:
         self, include: Any = None, exclude: Any = None, **_: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The PNG with its alt in the output's metadata (where front ends look for an image's
-        alt: IPython's Image puts it there too), and the same words as the text form, which a
-        viewer without pictures shows instead."""
+        alt: IPython's Image puts it there too), an <img> of the same PNG with that alt for
+        JupyterLab, which reads no such metadata (alt_text.html_picture), and the same words
+        as the text form, which a viewer without pictures shows instead."""
         data: dict[str, Any] = {"text/plain": self.alt}
+        png = base64.b64encode(self.png).decode("ascii")  # base64 text, as a notebook stores it
+        if not include or "text/html" in include:
+            if not (exclude and "text/html" in exclude):
+                picture = f"data:image/png;base64,{png}"
+                data["text/html"] = html_picture(picture, self.alt, capped=True)
         wanted = not include or "image/png" in include
         if wanted and not (exclude and "image/png" in exclude):
-            # base64 text, as a notebook stores it
-            data["image/png"] = base64.b64encode(self.png).decode("ascii")
+            data["image/png"] = png
             return data, {"image/png": {"alt": self.alt}}
         return data, {}
 

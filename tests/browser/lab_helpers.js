@@ -147,6 +147,7 @@ window.labTest = {
         type: model.cell_type,
         blank: cell.model.sharedModel.getSource().trim() === "",
         executionCount: model.execution_count ?? null,
+        trusted: cell.model.trusted ?? null,
         errors: outputs
           .filter((output) => output.output_type === "error")
           .map((output) => `${output.ename}: ${output.evalue}`),
@@ -157,11 +158,17 @@ window.labTest = {
           node.innerText.trim().slice(0, 300),
         ),
         // JupyterLab 4.6 draws a trusted SVG as <img src="data:image/svg+xml,…">, not inline;
-        // an untrusted one becomes a "Cannot display an untrusted SVG" message.
-        svgRendered: rendered("image/svg+xml").some(
-          (node) => node.querySelector("svg") !== null || loadedImg(node, "data:image/svg+xml"),
+        // an untrusted one becomes a "Cannot display an untrusted SVG" message. A viz picture's
+        // bundle also has a text/html <img> of the same picture with its alt, which JupyterLab
+        // ranks first (minigrad/viz/alt_text.py html_picture): that shows the picture too.
+        svgRendered:
+          rendered("image/svg+xml").some(
+            (node) => node.querySelector("svg") !== null || loadedImg(node, "data:image/svg+xml"),
+          ) || rendered("text/html").some((node) => loadedImg(node, "data:image/svg+xml")),
+        pngRendered: ["image/png", "text/html"].some((mime) =>
+          rendered(mime).some((node) => loadedImg(node, "data:image/png")),
         ),
-        pngRendered: rendered("image/png").some((node) => loadedImg(node, "data:image/png")),
+        pictures: this.pictures(cell.node),
         outputMimes: Array.from(cell.node.querySelectorAll(".jp-OutputArea-output")).map(
           (node) => node.getAttribute("data-mime-type"),
         ),
@@ -176,6 +183,40 @@ window.labTest = {
           .slice(0, 2000),
       };
     });
+  },
+
+  // Every picture an output area shows (an <img>, or an <svg> not inside another one), with
+  // its accessible name as a screen reader gets it from the markup (WCAG 1.1.1): an img's alt;
+  // an svg's aria-label, or its first <title> when it has role="img". `loaded`: drawn (an img
+  // decoded with a size); `mime`: the output renderer that shows it; the box as laid out.
+  pictures(root) {
+    const shown = Array.from(root.querySelectorAll(".jp-OutputArea-output :is(img, svg)"));
+    return shown
+      .filter((node) => node.tagName.toLowerCase() === "img" || !node.parentElement.closest("svg"))
+      .map((node) => {
+        const isImg = node.tagName.toLowerCase() === "img";
+        const title = node.querySelector(":scope > title");
+        const name = isImg
+          ? node.getAttribute("alt") || ""
+          : node.getAttribute("aria-label") ||
+            (node.getAttribute("role") === "img" && title ? title.textContent : "");
+        const box = node.getBoundingClientRect();
+        const output = node.closest(".jp-OutputArea-output");
+        const around = output.getBoundingClientRect();
+        return {
+          tag: node.tagName.toLowerCase(),
+          src: isImg ? (node.getAttribute("src") || "").slice(0, 40) : "",
+          name: name.trim(),
+          loaded: isImg ? node.complete && node.naturalWidth > 0 : true,
+          naturalWidth: isImg ? node.naturalWidth : null,
+          naturalHeight: isImg ? node.naturalHeight : null,
+          width: box.width,
+          height: box.height,
+          mime: output.getAttribute("data-mime-type"),
+          // where it sits in its output: left and top offsets, and the output's own height
+          place: [box.left - around.left, box.top - around.top, around.height].map(Math.round),
+        };
+      });
   },
 
   // Prepare a whole-notebook screenshot: hide the side panels and report how much taller the

@@ -122,7 +122,19 @@ async (path) => {
     const pictures = outputs.filter((node) =>
       Array.from(node.querySelectorAll("img")).some((img) => img.naturalWidth > 0)
       || node.querySelector(".jp-RenderedSVG svg, .jp-RenderedImage svg") !== null).length;
-    shown.push({texts, pictures, mimes: outputs.map((node) => node.dataset.mimeType)});
+    // the accessible name of each drawn picture: an img's alt (an inline svg's title, role=img)
+    const names = outputs.flatMap((node) => [
+      ...Array.from(node.querySelectorAll("img"))
+        .filter((img) => img.naturalWidth > 0)
+        .map((img) => ({mime: node.dataset.mimeType,
+                        name: (img.getAttribute("alt") || "").trim()})),
+      ...Array.from(node.querySelectorAll(":scope svg:not(svg svg)")).map((svg) => ({
+        mime: node.dataset.mimeType,
+        name: ((svg.getAttribute("role") === "img" && svg.querySelector(":scope > title")
+                ?.textContent) || svg.getAttribute("aria-label") || "").trim(),
+      })),
+    ]);
+    shown.push({texts, pictures, names, mimes: outputs.map((node) => node.dataset.mimeType)});
   }
   return shown;
 }
@@ -356,6 +368,21 @@ def test_every_stored_picture_is_visible_on_open(opened: dict[str, dict]) -> Non
     shown = total - sum(len(cells) for cells in missing.values())
     print(f"\nlite: {shown} of {total} stored pictures visible on open")
     assert missing == {}, f"stored pictures not visible (notebook: cell indexes): {missing}"
+
+
+def test_every_stored_picture_shown_on_open_has_its_words(opened: dict[str, dict]) -> None:
+    """WCAG 1.1.1 in the untrusted notebook: each picture drawn on open has an accessible name;
+    a viz picture or plot shows as the <img> of its text/html (JupyterLite's SVG and PNG
+    renderers give no alt; its sanitizer keeps the img's data: URL and alt)."""
+    unnamed, total = {}, 0
+    for path, shown_cells in opened.items():
+        for index, cell in enumerate(shown_cells):
+            names = cell["names"] if cell else []
+            total += len(names)
+            if [n for n in names if not n["name"]]:
+                unnamed.setdefault(path, []).append((index, names))
+    print(f"\nlite: {total} pictures shown on open, {len(unnamed)} notebooks with unnamed ones")
+    assert total > 0 and unnamed == {}, f"pictures without a name: {unnamed}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

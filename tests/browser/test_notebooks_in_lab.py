@@ -6,10 +6,13 @@ its kernel, clear its outputs, Run All, wait until execution ends (bounded), the
   (a) no cell shows an error, except cells tagged `raises-exception`,
   (b) every cell whose stored output has an SVG picture shows a rendered SVG, and every cell with
       a stored PNG-only output (a plot) shows an image; a picture stored as SVG and PNG side by side
-      is shown by JupyterLab as its SVG (the PNG is there for viewers without SVG),
+      is shown by JupyterLab as its SVG (the PNG is there for viewers without SVG), or as the
+      <img> of the same SVG in a text/html beside them, which JupyterLab ranks first,
   (c) the last code cell ran,
   (d) in a Chinese notebook (zh/), the translated headings are shown, and notebook 12's checks
       answer in Chinese,
+  (e) every picture shown (an <img>, or an <svg>) has an accessible name (issue 34): a viz
+      picture or plot shows as the <img> of its text/html, with its words as alt,
 and save a screenshot of the whole notebook to build/screenshots/.
 """
 
@@ -25,6 +28,8 @@ from typing import Any
 
 import pytest
 from conftest import LabServer, NotebookPages, discover_notebooks, notebook_root
+
+from minigrad.viz.alt_text import svg_alt
 
 KERNEL_READY_TIMEOUT = 60.0
 # Seconds for Run All of one notebook; raise it on a slow machine with LAB_RUN_TIMEOUT=…
@@ -231,6 +236,14 @@ def _check(notebook: str, stored: list[dict[str, Any]], live: list[dict[str, Any
     # (b) graphs and plots are drawn, not shown as text.
     problems += _rendering_problems(stored, live)
 
+    # (e) every picture shown has words a screen reader says (WCAG 1.1.1): an img's alt, an
+    # svg's name (role="img" with a <title>, or aria-label).
+    for index, got in enumerate(live):
+        for picture in got["pictures"]:
+            if not picture["name"]:
+                what = f"<{picture['tag']}> {picture['src']}… shown as {picture['mime']}"
+                problems.append(f"cell {index}: a picture without an accessible name: {what}")
+
     # (c) the last code cell ran (JupyterLab skips blank cells, so those do not count).
     code_cells = [
         index for index, cell in enumerate(live) if cell["type"] == "code" and not cell["blank"]
@@ -268,3 +281,135 @@ def _chinese_problems(
         if "还没有作答" not in feedback:
             problems.append("the exercise checks did not answer in Chinese (还没有作答 ...)")
     return problems
+
+
+# ---- every picture has its words (issue 34, WCAG 1.1.1) ------------------------------------
+
+PICTURES_NOTEBOOK = "pictures_named_in_lab.ipynb"  # written by the test, never signed
+PICTURE_CELLS = [
+    # a viz picture (a before/after), as a lesson shows it
+    "import matplotlib.pyplot as plt\n"
+    "import minigrad as mg\n"
+    "from minigrad import viz\n"
+    "a = mg.tensor([1.0, 2.0], requires_grad=True)\n"
+    "out = a.sigmoid()\n"
+    "picture = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))\n"
+    "picture",
+    # the same picture bundled as before it had a text/html: how JupyterLab showed it then
+    "bundle = picture._repr_mimebundle_(exclude=['text/html'])[0]\ndisplay(bundle, raw=True)",
+    # a plot
+    "fig, ax = plt.subplots(figsize=(3, 2))\n"
+    "ax.plot([0.8, 0.3, 0.1])\n"
+    "ax.set_title('Loss')\n"
+    "viz.show_plot(fig, alt='the loss falls')",
+]
+
+
+def _write_pictures_notebook(path: Path) -> list[str]:
+    """Write PICTURE_CELLS with the outputs a run stores (made here, in this process); it is not
+    signed, so JupyterLab opens it untrusted. Returns the alt texts of the new bundles."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+
+    import minigrad as mg
+    from minigrad import viz
+
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = a.sigmoid()
+    picture = viz.cut(lambda: out.detach(), out, names=dict(a=a, out=out))
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0.8, 0.3, 0.1])
+    ax.set_title("Loss")
+    plot = viz.show_plot(fig, alt="the loss falls")
+    shown = [DisplayFormatter().format(picture), None, DisplayFormatter().format(plot)]
+    old = {mime: text for mime, text in shown[0][0].items() if mime != "text/html"}
+    shown[1] = (old, {})
+    cells = [
+        nbformat.v4.new_code_cell(
+            code, outputs=[nbformat.v4.new_output("display_data", data=data, metadata=meta)]
+        )
+        for code, (data, meta) in zip(PICTURE_CELLS, shown, strict=True)
+    ]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, path)
+    return [svg_alt(shown[0][0]["image/svg+xml"]), plot.alt]
+
+
+def _shown_pictures(page: Any, notebook: str, count: int) -> list[dict[str, Any]]:
+    """The cells of the open notebook once each of the first `count` shows a drawn picture."""
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    while True:
+        live = page.evaluate("path => labTest.cells(path)", notebook)
+        drawn = [any(p["loaded"] for p in cell["pictures"]) for cell in live[:count]]
+        if (len(drawn) == count and all(drawn)) or time.monotonic() > deadline:
+            return live
+        time.sleep(POLL_INTERVAL)
+
+
+def _named_problems(where: str, cells: list[dict[str, Any]], alts: dict[int, str]) -> list[str]:
+    """Cell `index` of `alts` shows one picture, drawn from its text/html, named `alts[index]`."""
+    problems = []
+    for index, alt in alts.items():
+        shown = [(p["mime"], p["loaded"], p["name"]) for p in cells[index]["pictures"]]
+        if shown != [("text/html", True, alt)]:
+            problems.append(f"{where}: cell {index} shows {shown}, not its <img> named {alt!r}")
+    return problems
+
+
+def _same_box(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two pictures drawn at the same size and place in their outputs (to a pixel)."""
+    sizes = [(p["width"], p["height"], *p["place"][:2]) for p in (one, other)]
+    return all(abs(a - b) <= 1 for a, b in zip(*sizes, strict=True))
+
+
+def test_an_untrusted_then_trusted_notebook_shows_each_picture_with_its_words(
+    notebook_pages: NotebookPages, lab_server: LabServer
+) -> None:
+    """A viz picture and a plot as stored outputs of a notebook JupyterLab does not trust
+    (JupyterLite's, or Lab's before `make trust`), then after Run All (trusted): each shows its
+    text/html <img>, drawn, with its words as alt (sanitized: the data: URL and alt survive),
+    where and as large as the picture showed before it had a text/html: its PNG untrusted
+    (the same picture: the same natural size), its SVG trusted (the same box)."""
+    notebook = PICTURES_NOTEBOOK
+    alts = _write_pictures_notebook(lab_server.root / notebook)
+    named = {0: alts[0], 2: alts[1]}
+    page, _ = notebook_pages.open(notebook)
+    problems = ["the test stopped before it checked anything"]
+    try:
+        _wait_for(page, "kernelStage", notebook, "ready", KERNEL_READY_TIMEOUT)
+        before = _shown_pictures(page, notebook, len(PICTURE_CELLS))
+        problems = _named_problems("untrusted", before, named)
+        if any(cell["trusted"] for cell in before):
+            problems.append("the notebook was trusted before it ran")
+        old = before[1]["pictures"]
+        if [p["mime"] for p in old] != ["image/png"]:
+            problems.append(f"untrusted, the old bundle shows {old}, not its PNG")
+        elif before[0]["pictures"]:
+            new, png = before[0]["pictures"][0], old[0]
+            sizes = [(p["naturalWidth"], p["naturalHeight"]) for p in (new, png)]
+            if not all(abs(a - b) <= 2 for a, b in zip(*sizes, strict=True)):
+                problems.append(f"untrusted: the <img> is {sizes[0]} px, the PNG {sizes[1]}")
+
+        run = page.evaluate(
+            "([path, ms]) => labTest.runAll(path, ms)", [notebook, RUN_TIMEOUT * 1000]
+        )
+        if run["outcome"] == "timeout":
+            problems.append(f"Run All did not finish in {RUN_TIMEOUT:.0f} s: {run}")
+        after = _shown_pictures(page, notebook, len(PICTURE_CELLS))
+        problems += _named_problems("trusted", after, named)
+        if not all(cell["trusted"] for cell in after[: len(PICTURE_CELLS)]):
+            problems.append("the notebook is not trusted after Run All")
+        old = after[1]["pictures"]
+        if [p["mime"] for p in old] != ["image/svg+xml"]:
+            problems.append(f"trusted, the old bundle shows {old}, not its SVG")
+        elif after[0]["pictures"] and not _same_box(after[0]["pictures"][0], old[0]):
+            problems.append(f"trusted: the <img> {after[0]['pictures'][0]}, the SVG {old[0]}")
+    finally:
+        notebook_pages.release(notebook, failed=bool(problems))
+        lab_server.delete_sessions_soon(notebook)
+    assert not problems, "\n".join(problems)

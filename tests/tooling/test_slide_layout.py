@@ -243,7 +243,9 @@ def test_a_plot_keeps_its_alt_on_the_slide() -> None:
     png = next(o for c in cells for o in c.get("outputs", []) if "image/png" in o["data"])
     assert png["metadata"]["image/png"]["alt"] == shown.alt
     assert set(png["metadata"]["image/png"]) == {"alt", "width", "height"}
+    assert "text/html" in data and "text/html" not in png["data"]  # (its <img> is for JupyterLab)
     page, _ = exporter("_static").from_notebook_node(nbformat.from_dict(nb | {"cells": cells}))
     images = re.findall(r"<img\b[^>]*>", page)
     assert len(images) == 1 and "data:image/png" in images[0]
+    assert 'width="' in images[0]  # the PNG at the slide's size, not the text/html <img>
     assert html.unescape(re.search(r'alt="([^"]*)"', images[0]).group(1)) == shown.alt

@@ -269,15 +269,18 @@ def test_repr_is_stable_and_svg_is_offered():
     comparison = viz.cut(lambda: out.detach_(), out, names=dict(a=a, out=out))
     assert repr(comparison) == "<minigrad.viz comparison after out.detach_(): 3 changes>"
     if DOT is not None:
-        # a PNG beside the SVG: shown where a stored SVG is not (untrusted notebooks, GitHub)
-        assert set(graph._repr_mimebundle_()[0]) == {"image/svg+xml", "image/png"}
+        # a PNG beside the SVG: shown where a stored SVG is not (untrusted notebooks, GitHub);
+        # and an <img> of the SVG with its alt, which JupyterLab shows (alt_text.html_picture)
+        assert set(graph._repr_mimebundle_()[0]) == {"image/svg+xml", "image/png", "text/html"}
         assert set(comparison._repr_mimebundle_()[0]) == {
             "image/svg+xml",
             "image/png",
+            "text/html",
             "text/plain",
         }
         assert set(graph._repr_mimebundle_(include=["image/svg+xml"])[0]) == {"image/svg+xml"}
-        assert set(graph._repr_mimebundle_(exclude=["image/png"])[0]) == {"image/svg+xml"}
+        only_svg = graph._repr_mimebundle_(exclude=["image/png", "text/html"])[0]
+        assert set(only_svg) == {"image/svg+xml"}
 
 
 def test_cut_label_defaults():
@@ -429,8 +432,8 @@ def test_notebook_outputs_are_svg_png_plus_stable_text():
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     outputs = [cell.outputs for cell in notebook.cells[1:]]
     assert [sorted(output["data"]) for (output,) in outputs] == [
-        ["image/png", "image/svg+xml", "text/plain"],
-        ["image/png", "image/svg+xml", "text/plain"],
+        ["image/png", "image/svg+xml", "text/html", "text/plain"],
+        ["image/png", "image/svg+xml", "text/html", "text/plain"],
     ]
     assert [output["data"]["text/plain"] for (output,) in outputs] == [
         "<minigrad.viz graph: 6 nodes, 4 edges>",

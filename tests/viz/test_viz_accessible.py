@@ -264,7 +264,8 @@ def test_a_picture_and_a_stepper_say_their_language(language, tag):
 def test_nbconvert_classic_html_shows_the_png_with_the_svg_text_alternative():
     """A viewer that reads an image output's alt metadata (nbconvert's classic HTML template)
     gives the PNG the picture's own name and description. (Its default lab template, like
-    JupyterLab's image renderer, reads no alt: see the report of issue 34.)"""
+    JupyterLab's image renderer, reads no alt: it shows the text/html <img> of the SVG, which
+    has the same words as alt: alt_text.html_picture.)"""
     import html
 
     import nbformat
@@ -273,13 +274,16 @@ def test_nbconvert_classic_html_shows_the_png_with_the_svg_text_alternative():
 
     a = mg.tensor([1.0, 2.0], requires_grad=True)
     data, metadata = DisplayFormatter().format(viz.draw(a.sigmoid(), names=dict(a=a)))
-    svg = data.pop("image/svg+xml")  # as a viewer that shows the PNG sees it
-    output = nbformat.v4.new_output("display_data", data=data, metadata=metadata)
-    cell = nbformat.v4.new_code_cell("viz.draw(out)", outputs=[output])
-    page, _ = HTMLExporter(template_name="classic").from_notebook_node(
-        nbformat.v4.new_notebook(cells=[cell])
-    )
-    images = re.findall(r"<img\b[^>]*>", page)
-    assert len(images) == 1 and "data:image/png" in images[0]
-    alt = re.search(r'alt="([^"]*)"', images[0])
-    assert alt and html.unescape(alt.group(1)) == svg_alt(svg)
+    svg = data["image/svg+xml"]
+    png_only = {m: v for m, v in data.items() if m not in ("image/svg+xml", "text/html")}
+    shows = {"classic": 'src="data:image/png', "lab": 'src="data:image/svg+xml,'}
+    for template, shown in [("classic", png_only), ("lab", data)]:
+        output = nbformat.v4.new_output("display_data", data=shown, metadata=metadata)
+        cell = nbformat.v4.new_code_cell("viz.draw(out)", outputs=[output])
+        page, _ = HTMLExporter(template_name=template).from_notebook_node(
+            nbformat.v4.new_notebook(cells=[cell])
+        )
+        images = re.findall(r"<img\b[^>]*>", page)
+        assert len(images) == 1 and shows[template] in images[0], template
+        alt = re.search(r'alt="([^"]*)"', images[0])
+        assert alt and html.unescape(alt.group(1)) == svg_alt(svg)

@@ -153,7 +153,8 @@ def test_with_the_real_dot_every_way_of_rendering_works(tmp_path):
     svg = graph._repr_image_svg_xml()
     assert svg == graph.pipe(format="svg", encoding="utf-8")
     assert graph.pipe(format="png").startswith(b"\x89PNG")
-    assert set(comparison._repr_mimebundle_()[0]) == {"image/svg+xml", "image/png", "text/plain"}
+    bundle = comparison._repr_mimebundle_()[0]
+    assert set(bundle) == {"image/svg+xml", "image/png", "text/html", "text/plain"}
     written = Path(graph.render(filename="graph", directory=tmp_path, format="svg"))
     assert written.read_text().count("<svg") == 1
     assert os.environ["PATH"]  # untouched by these tests
