@@ -750,9 +750,14 @@ def test_a_plot_on_a_site_page_has_its_own_alt(tmp_path: Path) -> None:
     src.mkdir()
     nbformat.write(nbformat.v4.new_notebook(cells=cells), src / "index.ipynb")
     ext = REPO / "docs" / "_ext"
+    # the site's own choice of what to draw (the PNG, not the text/html <img> for JupyterLab)
+    site_conf = (REPO / "docs" / "conf.py").read_text(encoding="utf-8")
+    priority = re.search(r"^nb_mime_priority_overrides = .*$", site_conf, re.M)
+    assert priority is not None
     (src / "conf.py").write_text(
         f"import sys\nsys.path.insert(0, {str(ext)!r})\n"
-        'extensions = ["myst_nb", "course_alt_text"]\nnb_execution_mode = "off"\n',
+        'extensions = ["myst_nb", "course_alt_text"]\nnb_execution_mode = "off"\n'
+        f"{priority.group(0)}\n",
         encoding="utf-8",
     )
     assert build_main(["-q", "-b", "html", str(src), str(tmp_path / "out")]) == 0
