@@ -371,8 +371,8 @@ class RepeatBackward0(Node):
         return (summed.reshape(shape),)
 
 
-class CatBackward0(Node):
-    """cat(tensors, dim) -- tensors: each its own slice of grad along dim."""
+class _JoinAlongDim(Node):
+    """What cat and stack share: the dim they join along, kept two ways."""
 
     saved_numbers = ("dim",)
 
@@ -384,6 +384,10 @@ class CatBackward0(Node):
         """`_saved_dim` is the dim as it was given, which torch shows as an unsigned 64-bit
         number: dim=-1 reads 18446744073709551615 (2**64 - 1)."""
         return self.given_dim % 2**64 if name == "dim" else super().saved_number(name)
+
+
+class CatBackward0(_JoinAlongDim):
+    """cat(tensors, dim) -- tensors: each its own slice of grad along dim."""
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.concatenate(arrays, axis=self.dim, dtype=result_dtype(*arrays))
@@ -397,19 +401,8 @@ class CatBackward0(Node):
         return tuple(pieces)
 
 
-class StackBackward0(Node):
+class StackBackward0(_JoinAlongDim):
     """stack(tensors, dim) -- tensors: grad.unbind(dim)."""
-
-    saved_numbers = ("dim",)
-
-    def __init__(self, dim: int, given_dim: int | None = None) -> None:
-        self.dim = dim  # counted from the front (-1 made positive)
-        self.given_dim = dim if given_dim is None else given_dim
-
-    def saved_number(self, name: str) -> Any:
-        """`_saved_dim` is the dim as it was given, which torch shows as an unsigned 64-bit
-        number: dim=-1 reads 18446744073709551615 (2**64 - 1)."""
-        return self.given_dim % 2**64 if name == "dim" else super().saved_number(name)
 
     def forward(self, *arrays: np.ndarray) -> np.ndarray:
         return np.stack(arrays, axis=self.dim, dtype=result_dtype(*arrays))
