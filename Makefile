@@ -19,6 +19,9 @@ export JUPYTER_PREFER_ENV_PATH := 1
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 PORT ?= 8888
+# how `make lab` and `make lab-zh` start JupyterLab: the course's notebooks, this machine only
+LAB_ARGS = --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
+	$(if $(filter 0,$(shell id -u)),--allow-root,)
 NB ?=
 BENCH_ARGS ?=
 
@@ -48,8 +51,7 @@ trust: $(TRUST_STAMP)  ## mark the course's notebooks trusted, so Lab shows thei
 lab: setup $(TRUST_STAMP)  ## open the course in JupyterLab on 127.0.0.1 (PORT=8888), no browser launched
 	@echo "Starting JupyterLab on notebooks/ - open the http://127.0.0.1:... URL printed below."
 	@echo "Stop it with Ctrl-C."
-	$(JUPYTER) lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 --port=$(PORT) --no-browser \
-		$(if $(filter 0,$(shell id -u)),--allow-root,)
+	$(JUPYTER) lab $(LAB_ARGS)
 
 # The Chinese edition in JupyterLab's Chinese interface (the language pack in requirements.txt).
 # Lab gives its page the language of its interface, so here the page is zh-CN and a screen
@@ -63,9 +65,7 @@ lab-zh: setup $(TRUST_STAMP)  ## the Chinese edition (notebooks/zh) in JupyterLa
 	@mkdir -p "$(dir $(ZH_LOCALE_FILE))"
 	@test -f "$(ZH_LOCALE_FILE)" || echo '{"locale": "zh_CN"}' > "$(ZH_LOCALE_FILE)"
 	@echo "正在启动 JupyterLab（中文界面）：打开下面打印的 http://127.0.0.1:... 地址；按 Ctrl-C 停止。"
-	JUPYTERLAB_SETTINGS_DIR="$(ZH_SETTINGS)" $(JUPYTER) lab --ServerApp.root_dir=notebooks \
-		--LabApp.default_url=/lab/tree/zh --ip=127.0.0.1 --port=$(PORT) --no-browser \
-		$(if $(filter 0,$(shell id -u)),--allow-root,)
+	JUPYTERLAB_SETTINGS_DIR="$(ZH_SETTINGS)" $(JUPYTER) lab $(LAB_ARGS) --LabApp.default_url=/lab/tree/zh
 
 test: setup  ## lint, unit tests, then every notebook through nbval
 	@bash scripts/test.sh

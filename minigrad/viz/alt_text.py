@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
 
 from .changes import Changes, NewFunction
 from .model import GraphSnapshot
@@ -24,6 +25,7 @@ from .words import say
 
 __all__ = [
     "accessible_svg",
+    "asked_for",
     "graph_description",
     "graph_name",
     "html_picture",
@@ -47,7 +49,8 @@ _SVG_EXTRAS = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.DOTALL
 # in a data URL: the URL's own escape sign, a fragment's start, and the ampersand, which would
 # start a character reference in the HTML attribute the URL sits in
 _URL_UNSAFE = {"%": "%25", "#": "%23", "&": "%26"}
-_TOP_TITLE = re.compile(r"<svg\b[^>]*>\s*<title>([^<]*)</title>\s*(?:<desc>([^<]*)</desc>)?")
+# the <svg> opening tag, then the picture's name and description (accessible_svg writes them)
+_TOP_TITLE = re.compile(r"(<svg\b[^>]*>)\s*<title>([^<]*)</title>\s*(?:<desc>([^<]*)</desc>)?")
 
 
 def one_line(text: str) -> str:
@@ -142,8 +145,8 @@ def svg_text_alternative(svg: str) -> tuple[str, str]:
     found = _TOP_TITLE.search(svg)
     if found is None:
         return "", ""
-    name = html.unescape(found.group(1)).strip()
-    return ("" if name == "%3" else name), html.unescape(found.group(2) or "").strip()
+    name = html.unescape(found.group(2)).strip()
+    return ("" if name == "%3" else name), html.unescape(found.group(3) or "").strip()
 
 
 def svg_alt(svg: str) -> str:
@@ -162,10 +165,16 @@ def svg_data_url(svg: str) -> str:
     where a URL or that attribute needs it, so `<svg ...>...</svg>` stays readable (nbval's
     sanitizer finds it). About half as long as the encodeURIComponent form JupyterLab uses."""
     svg = _SVG_EXTRAS.sub("", svg)
-    svg = re.sub(r"(<svg\b[^>]*>)\s*<title>[^<]*</title>\s*(?:<desc>[^<]*</desc>)?", r"\1", svg)
+    svg = _TOP_TITLE.sub(r"\1", svg, count=1)
     svg = re.sub(r">\s+<", "><", " ".join(svg.split()))
     svg = svg.replace("'", "&#39;").replace('"', "'")  # (a ' in a value becomes a reference)
     return "data:image/svg+xml," + "".join(_URL_UNSAFE.get(char, char) for char in svg)
+
+
+def asked_for(mime: str, include: Any, exclude: Any) -> bool:
+    """Whether a display that passed `include` / `exclude` (IPython's lists of MIME types, or
+    None) wants `mime` in its bundle."""
+    return (not include or mime in include) and not (exclude and mime in exclude)
 
 
 def html_picture(url: str, alt: str, *, capped: bool = False) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import graphviz
 
 from . import wasm_render
-from .alt_text import accessible_svg, html_picture, svg_alt, svg_data_url
+from .alt_text import accessible_svg, asked_for, html_picture, svg_alt, svg_data_url
 from .dot_program import GraphvizFailedError, GraphvizNotFoundError, run_dot
 from .slide_fit import best_layout
 from .style import FONT, FUNCTION_FILL
@@ -167,9 +167,7 @@ def with_png(graph: Graph, bundle: dict[str, Any], include: Any, exclude: Any) -
     the picture, as before: a picture drawn there is trusted by the page that drew it.
     """
     wanted = "image/svg+xml" in bundle and "image/png" not in bundle
-    if not wanted or (include and "image/png" not in include):
-        return bundle
-    if (exclude and "image/png" in exclude) or wasm_render.available():
+    if not wanted or not asked_for("image/png", include, exclude) or wasm_render.available():
         return bundle
     ascii_only = graph.source.isascii()
     if not ascii_only and not chinese_font_installed():
@@ -193,7 +191,7 @@ def with_html(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, A
     svg = bundle.get("image/svg+xml")
     if not isinstance(svg, str) or "text/html" in bundle:
         return bundle
-    if (include and "text/html" not in include) or (exclude and "text/html" in exclude):
+    if not asked_for("text/html", include, exclude):
         return bundle
     alt = svg_alt(svg)
     if alt:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .alt_text import html_picture
+from .alt_text import asked_for, html_picture
 from .words import current_language, listing, say
 
 __all__ = ["Plot", "plot_description", "show_plot"]
@@ -57,12 +57,10 @@ class Plot:
         as the text form, which a viewer without pictures shows instead."""
         data: dict[str, Any] = {"text/plain": self.alt}
         png = base64.b64encode(self.png).decode("ascii")  # base64 text, as a notebook stores it
-        if not include or "text/html" in include:
-            if not (exclude and "text/html" in exclude):
-                picture = f"data:image/png;base64,{png}"
-                data["text/html"] = html_picture(picture, self.alt, capped=True)
-        wanted = not include or "image/png" in include
-        if wanted and not (exclude and "image/png" in exclude):
+        if asked_for("text/html", include, exclude):
+            picture = f"data:image/png;base64,{png}"
+            data["text/html"] = html_picture(picture, self.alt, capped=True)
+        if asked_for("image/png", include, exclude):
             data["image/png"] = png
             return data, {"image/png": {"alt": self.alt}}
         return data, {}
