@@ -18,6 +18,7 @@ the hooks of the tensors it made (`Tensor.register_hook` on a non-leaf, `retain_
 from __future__ import annotations
 
 import itertools
+import math
 import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -37,6 +38,7 @@ __all__ = [
     "add_to_grad",
     "next_sequence_nr",
     "rebuild_saved",
+    "unsigned",
 ]
 
 _node_serials = itertools.count()
@@ -84,6 +86,12 @@ class Save(NamedTuple):
     name: str  # the name backward reads it by (`node.unpack(name)`), torch's `_saved_<name>`
     input: int  # which input of the op is kept
     needed_for: int | None = None  # kept only if this input needs a gradient (None: always)
+
+
+def unsigned(number: int) -> int:
+    """An int argument as a node's `_saved_<name>` shows it where torch reads its int64 as
+    unsigned (cat's dim, diagonal's offset): -1 reads 18446744073709551615 (2**64 - 1)."""
+    return number % 2**64
 
 
 class SavedAttribute:
@@ -221,6 +229,19 @@ class Node:
     _saved_tensor = SavedAttribute("tensor")
     _saved_target = SavedAttribute("target")
     _saved_condition = SavedAttribute("condition")
+    # ... and for the numbers a node keeps (its `saved_numbers`, read by `saved_number`):
+    _saved_alpha = SavedAttribute("alpha")
+    _saved_keepdim = SavedAttribute("keepdim")
+    _saved_self_sym_sizes = SavedAttribute("self_sym_sizes")
+    _saved_self_sym_numel = SavedAttribute("self_sym_numel")
+    _saved_repeats = SavedAttribute("repeats")
+    _saved_offset = SavedAttribute("offset")
+    _saved_min = SavedAttribute("min")
+    _saved_max = SavedAttribute("max")
+    _saved_min_val = SavedAttribute("min_val")
+    _saved_max_val = SavedAttribute("max_val")
+    _saved_negative_slope = SavedAttribute("negative_slope")
+    _saved_reduction = SavedAttribute("reduction")
     _raw_saved_self = SavedAttribute("self", raw=True)
     _raw_saved_other = SavedAttribute("other", raw=True)
     _raw_saved_result = SavedAttribute("result", raw=True)
@@ -237,8 +258,14 @@ class Node:
         return fields
 
     def saved_number(self, name: str) -> Any:
-        """A number of `saved_numbers` as `_saved_<name>` shows it (pow's exponent)."""
-        return self.__dict__.get(name)
+        """A number of `saved_numbers` as `_saved_<name>` shows it: an attribute of that name
+        (pow's exponent, add's alpha), or the input's sizes and element count, which every node
+        knows from `input_shapes` (torch's `_saved_self_sym_sizes` and `_saved_self_sym_numel`)."""
+        if name == "self_sym_sizes":
+            return tuple(self.input_shapes[0])
+        if name == "self_sym_numel":
+            return math.prod(self.input_shapes[0])
+        return getattr(self, name, None)
 
     def __dir__(self) -> list[str]:
         """Like torch's nodes, list only the `_saved_<name>` attributes this op has."""

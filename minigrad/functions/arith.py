@@ -32,6 +32,8 @@ def _promoted(ufunc: np.ufunc, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 class AddBackward0(Node):
     """add(self, other, alpha) -- self: grad; other: grad * alpha."""
 
+    saved_numbers = ("alpha",)
+
     def __init__(self, alpha: float = 1) -> None:
         super().__init__()
         self.alpha = alpha
@@ -52,6 +54,8 @@ class AddBackward0(Node):
 class SubBackward0(Node):
     """sub(self, other, alpha) -- self: grad; other: -grad * alpha."""
 
+    saved_numbers = ("alpha",)
+
     def __init__(self, alpha: float = 1) -> None:
         super().__init__()
         self.alpha = alpha
@@ -71,6 +75,9 @@ class SubBackward0(Node):
 
 class RsubBackward1(Node):
     """rsub(self, number): number - self -- self: -grad."""
+
+    saved_numbers = ("alpha",)
+    alpha = 1  # (`number - self` has none to give: torch shows 1)
 
     def __init__(self, number: float) -> None:
         super().__init__()

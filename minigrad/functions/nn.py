@@ -110,6 +110,7 @@ class LeakyReluBackward0(Node):
     """leaky_relu(self, negative_slope) -- self: grad where self > 0, else grad * slope."""
 
     saves = (Save("self", input=0),)
+    saved_numbers = ("negative_slope",)
 
     def __init__(self, negative_slope: float) -> None:
         self.negative_slope = negative_slope
@@ -129,6 +130,7 @@ class LeakyReluBackwardBackward0(Node):
     rule; self: zeros (flat almost everywhere)."""
 
     saves = (Save("self", input=1, needed_for=0),)
+    saved_numbers = ("negative_slope",)
 
     def __init__(self, negative_slope: float) -> None:
         self.negative_slope = negative_slope
@@ -146,14 +148,25 @@ class LeakyReluBackwardBackward0(Node):
         )
 
 
-class HardtanhBackward0(Node):
+class _HardtanhBounds(Node):
+    """What hardtanh's two nodes share: the bounds, shown as `_saved_min_val` / `_saved_max_val`."""
+
+    saved_numbers = ("min_val", "max_val")
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+
+    def saved_number(self, name: str) -> Any:
+        if name in ("min_val", "max_val"):
+            return self.low if name == "min_val" else self.high
+        return super().saved_number(name)
+
+
+class HardtanhBackward0(_HardtanhBounds):
     """hardtanh(self, min_val, max_val) = self clipped to [min_val, max_val] -- self: grad
     where min_val < self < max_val, else 0."""
 
     saves = (Save("self", input=0),)
-
-    def __init__(self, low: float, high: float) -> None:
-        self.low, self.high = low, high
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         return np.clip(x, self.low, self.high).astype(x.dtype, copy=False)
@@ -163,15 +176,12 @@ class HardtanhBackward0(Node):
         return (record(node, grad, self.unpack("self")),)
 
 
-class HardtanhBackwardBackward0(Node):
+class HardtanhBackwardBackward0(_HardtanhBounds):
     """hardtanh_backward(grad_output, self, min_val, max_val) = grad_output where min_val <
     self < max_val, else 0, as an op of its own (as torch) -- grad_output: the same rule;
     self: zeros."""
 
     saves = (Save("self", input=1, needed_for=0),)
-
-    def __init__(self, low: float, high: float) -> None:
-        self.low, self.high = low, high
 
     def forward(self, grad_output: np.ndarray, x: np.ndarray) -> np.ndarray:
         inside = (x > self.low) & (x < self.high)
@@ -259,7 +269,22 @@ class LogSoftmaxBackward0(Node):
         return (grad - softmax_values * sum_keepdim(grad, self.dim),)
 
 
-class MseLossBackward0(Node):
+# torch's Reduction enum: `_saved_reduction` of a loss's node shows the reduction's place here
+REDUCTIONS = ("none", "mean", "sum")
+
+
+class _ReducedLoss(Node):
+    """What the loss nodes share: `_saved_reduction`, the reduction as torch's number."""
+
+    saved_numbers = ("reduction",)
+
+    def saved_number(self, name: str) -> Any:
+        if name == "reduction":
+            return REDUCTIONS.index(self.reduction)
+        return super().saved_number(name)
+
+
+class MseLossBackward0(_ReducedLoss):
     """mse_loss(self, target, reduction) -- self: 2 * (self - target) * grad (reduced back);
     target: the same with the opposite sign."""
 
@@ -335,7 +360,7 @@ class NllLossBackward0(Node):
         return mask
 
 
-class BinaryCrossEntropyBackward0(Node):
+class BinaryCrossEntropyBackward0(_ReducedLoss):
     """binary_cross_entropy(self, target, weight) on probabilities p --
     self: grad * (p - t) / max(p * (1 - p), 1e-12); target: grad * (log(1 - p) - log(p)).
 
@@ -374,7 +399,7 @@ class BinaryCrossEntropyBackward0(Node):
         return grad_p, grad_t
 
 
-class BinaryCrossEntropyWithLogitsBackward0(Node):
+class BinaryCrossEntropyWithLogitsBackward0(_ReducedLoss):
     """binary_cross_entropy_with_logits(self, target, weight, pos_weight) on raw scores x --
     self: grad * (sigmoid(x) - t) (with pos_weight: grad * ((1 - t) - c * (1 - sigmoid(x))));
     target: grad * -x (plus (pos_weight - 1) * softplus(-x) with pos_weight).

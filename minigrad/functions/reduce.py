@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Node, Save
+from ..graph import Node, Save, unsigned
 from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
@@ -53,6 +53,8 @@ def _sum_dtype(a: np.ndarray) -> np.dtype:
 class SumBackward0(Node):
     """sum(self) -- self: grad.expand(self.sizes())."""
 
+    saved_numbers = ("self_sym_sizes",)  # torch's _saved_self_sym_sizes
+
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.asarray(np.add.reduce(a, axis=None, dtype=_sum_dtype(a)))
 
@@ -85,6 +87,7 @@ class ProdBackward1(Node):
 
     saves = (Save("self", input=0),)
     saves_result = True
+    saved_numbers = ("keepdim",)
 
     def __init__(self, axis: int, keepdim: bool) -> None:
         self.axis, self.keepdim = axis, keepdim
@@ -121,11 +124,27 @@ def _product_of_others(a: Any, axis: int) -> Any:
     return record(ProdBackward1(axis + 1, False), masked)
 
 
-class SumBackward1(Node):
-    """sum(self, dim, keepdim) -- self: grad, unsqueezed at dim unless keepdim, expanded."""
+class _ReducesAlongDims(Node):
+    """What sum and mean along dims share: the dims, kept two ways (`axes`, counted from the
+    front and sorted, for numpy; `given`, as the call gave them, for `_saved_dim`)."""
 
-    def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
-        self.axes, self.keepdim = axes, keepdim
+    saved_numbers = ("dim", "keepdim", "self_sym_sizes")
+
+    def __init__(self, axes: tuple[int, ...], keepdim: bool, given: Any = None) -> None:
+        self.axes, self.keepdim, self.given = axes, keepdim, given
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_dim`: the dims as given, a tuple of unsigned ints (see graph.unsigned)."""
+        if name != "dim":
+            return super().saved_number(name)
+        if self.given is None:
+            return None
+        dims = (self.given,) if isinstance(self.given, (int, np.integer)) else self.given
+        return tuple(unsigned(int(d)) for d in dims)
+
+
+class SumBackward1(_ReducesAlongDims):
+    """sum(self, dim, keepdim) -- self: grad, unsqueezed at dim unless keepdim, expanded."""
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.asarray(a.sum(axis=self.axes, keepdims=self.keepdim, dtype=_sum_dtype(a)))
@@ -145,6 +164,8 @@ def _check_mean_dtype(a: np.ndarray, kind: str) -> None:
 class MeanBackward0(Node):
     """mean(self) -- self: grad.expand(self.sizes()) / self.numel()."""
 
+    saved_numbers = ("self_sym_numel", "self_sym_sizes")
+
     def __init__(self, kind: str = "Float") -> None:
         self.kind = kind  # the input dtype's word, for the error about integer inputs
 
@@ -158,11 +179,16 @@ class MeanBackward0(Node):
         return (_spread(grad / max(math.prod(shape), 1), shape),)
 
 
-class MeanBackward1(Node):
+class MeanBackward1(_ReducesAlongDims):
     """mean(self, dim, keepdim) -- self: grad expanded back over dim, / the number reduced."""
 
-    def __init__(self, axes: tuple[int, ...], keepdim: bool, kind: str = "Float") -> None:
-        self.axes, self.keepdim, self.kind = axes, keepdim, kind
+    saved_numbers = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+
+    def __init__(
+        self, axes: tuple[int, ...], keepdim: bool, kind: str = "Float", given: Any = None
+    ) -> None:
+        super().__init__(axes, keepdim, given)
+        self.kind = kind  # the input dtype's word, for the error about integer inputs
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         _check_mean_dtype(a, self.kind)
@@ -206,6 +232,8 @@ def _share_of_max(a: np.ndarray) -> np.ndarray:
 class MaxBackward0(Node):
     """max(self, dim, keepdim) -- self: value_selecting_reduction_backward(grad, dim, indices):
     the gradient goes to the (first) index of each maximum."""
+
+    saved_numbers = ("keepdim", "self_sym_sizes")
 
     def __init__(self, axis: int | None, keepdim: bool) -> None:
         self.axis, self.keepdim = axis, keepdim  # axis None: a 0-d input
@@ -306,6 +334,7 @@ class VarBackward0(Node):
     """var(self, dim, correction, keepdim) -- self: grad * 2 * (self - mean) / (N - correction)."""
 
     saves = (Save("self", input=0),)
+    saved_numbers = ("keepdim",)
 
     def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
         self.axes, self.correction, self.keepdim = axes, correction, keepdim
@@ -357,6 +386,7 @@ class LinalgVectorNormBackward0(Node):
     saves = (Save("self", input=0),)
 
     saves_result = True
+    saved_numbers = ("keepdim",)
 
     def __init__(self, order: float, axes: tuple[int, ...], keepdim: bool) -> None:
         self.order, self.axes, self.keepdim = order, axes, keepdim

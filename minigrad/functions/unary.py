@@ -7,6 +7,8 @@ Forward works on numpy arrays. Backward works on arrays, or on tensors during
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..dtypes import float_dtype, result_dtype
@@ -288,6 +290,7 @@ class ClampBackward1(Node):
     """clamp(self, min, max) -- self: grad where min <= self <= max, else 0."""
 
     saves = (Save("self", input=0),)
+    saved_numbers = ("min", "max")
 
     def __init__(self, low: float | None, high: float | None) -> None:
         if low is None and high is None:
@@ -310,6 +313,12 @@ class ClampBackward1(Node):
         if self.high is not None:
             mask &= a <= self.high
         return mask
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_min` / `_saved_max`: the bounds as given (None for one not given)."""
+        if name in ("min", "max"):
+            return self.low if name == "min" else self.high
+        return super().saved_number(name)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad * constant(self.inside, self.unpack("self")),)

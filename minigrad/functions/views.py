@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import result_dtype
-from ..graph import Node
+from ..graph import Node, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
 from .formulas import permute, record, sum_keepdim, zeros
 
@@ -95,6 +95,8 @@ class TakeView(Node):
 class ViewBackward0(ViewNode):
     """view(self, size) -- self: grad.reshape(self.sizes())."""
 
+    saved_numbers = ("self_sym_sizes",)
+
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
 
@@ -110,6 +112,8 @@ class UnsafeViewBackward0(Node):
 
     What `reshape` records after the clone it needs when the memory layout allows no view.
     """
+
+    saved_numbers = ("self_sym_sizes",)
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
@@ -156,6 +160,8 @@ class TBackward0(TransposeBackward0):
 class SliceBackward0(ViewNode):
     """slice(self, dim, start, end, step) -- self: grad written into the slice of zeros."""
 
+    saved_numbers = ("self_sym_sizes",)
+
     def __init__(self, dim: int, part: slice) -> None:
         self.dim, self.part = dim, part
 
@@ -165,6 +171,8 @@ class SliceBackward0(ViewNode):
 
 class SelectBackward0(ViewNode):
     """select(self, dim, index) -- self: grad written into row `index` of zeros."""
+
+    saved_numbers = ("self_sym_sizes",)
 
     def __init__(self, dim: int, index: int) -> None:
         self.dim, self.index = dim, index
@@ -180,8 +188,14 @@ class DiagonalBackward0(ViewNode):
 
     The view steps along dim1 and dim2 together: one stride that is the sum of the two."""
 
+    saved_numbers = ("offset", "self_sym_sizes")
+
     def __init__(self, offset: int, dim1: int, dim2: int) -> None:
         self.offset, self.dim1, self.dim2 = offset, dim1, dim2
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_offset` is shown unsigned (see graph.unsigned)."""
+        return unsigned(self.offset) if name == "offset" else super().saved_number(name)
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
         d1, d2 = self.dim1, self.dim2
@@ -235,6 +249,8 @@ class UnsqueezeBackward0(ViewNode):
 class SqueezeBackward0(ViewNode):
     """squeeze(self) -- self: grad.reshape(self.sizes())."""
 
+    saved_numbers = ("self_sym_sizes",)
+
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return np.squeeze(array)
 
@@ -244,6 +260,8 @@ class SqueezeBackward0(ViewNode):
 
 class SqueezeBackward1(ViewNode):
     """squeeze(self, dim) -- self: grad.reshape(self.sizes())."""
+
+    saved_numbers = ("self_sym_sizes",)
 
     def __init__(self, dim: int | None) -> None:
         self.dim = dim  # None for a 0-d input
@@ -263,6 +281,8 @@ class SqueezeBackward4(SqueezeBackward1):
 
 class ExpandBackward0(ViewNode):
     """expand(self, size) -- self: grad summed back to self.sizes() (the engine's unbroadcast)."""
+
+    saved_numbers = ("self_sym_sizes",)
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
@@ -320,6 +340,8 @@ class SavesIndices(Node):
 class IndexBackward0(SavesIndices):
     """index(self, indices) -- self: zeros with grad added at the indices (repeats add up)."""
 
+    saved_numbers = ("self_sym_sizes",)
+
     def __init__(self, key: object) -> None:
         self.key = key
 
@@ -354,6 +376,8 @@ class RepeatBackward0(Node):
     """repeat(self, repeats) -- self: grad cut into the repeated blocks, summed (leading new
     dims of repeats are summed away)."""
 
+    saved_numbers = ("repeats", "self_sym_sizes")
+
     def __init__(self, repeats: tuple[int, ...]) -> None:
         self.repeats = repeats
 
@@ -381,9 +405,8 @@ class _JoinAlongDim(Node):
         self.given_dim = dim if given_dim is None else given_dim
 
     def saved_number(self, name: str) -> Any:
-        """`_saved_dim` is the dim as it was given, which torch shows as an unsigned 64-bit
-        number: dim=-1 reads 18446744073709551615 (2**64 - 1)."""
-        return self.given_dim % 2**64 if name == "dim" else super().saved_number(name)
+        """`_saved_dim` is the dim as it was given, shown unsigned (see graph.unsigned)."""
+        return unsigned(self.given_dim) if name == "dim" else super().saved_number(name)
 
 
 class CatBackward0(_JoinAlongDim):
@@ -434,6 +457,8 @@ class UnbindBackward0(Node):
 class SplitBackward0(Node):
     """split(self, size, dim) and chunk: consecutive pieces along dim, each a view --
     self: cat(grads, dim), zeros for a piece whose gradient did not arrive."""
+
+    saved_numbers = ("self_sym_sizes",)
 
     def __init__(self, axis: int, bounds: list[tuple[int, int]]) -> None:
         self.axis, self.num_outputs = axis, len(bounds)

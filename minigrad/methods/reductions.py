@@ -127,7 +127,7 @@ class ReductionMethods(TensorBase):
             _check_no_keepdim("sum", keepdim)
             return self._apply(reduce.SumBackward0(), self)
         axes = normalize_dims(dim, self.ndim)
-        return self._apply(reduce.SumBackward1(axes, bool(keepdim)), self)
+        return self._apply(reduce.SumBackward1(axes, bool(keepdim), given=dim), self)
 
     def mean(
         self,
@@ -148,7 +148,7 @@ class ReductionMethods(TensorBase):
             _check_no_keepdim("mean", keepdim)
             return self._apply(reduce.MeanBackward0(kind), self)
         axes = normalize_dims(dim, self.ndim)
-        return self._apply(reduce.MeanBackward1(axes, bool(keepdim), kind), self)
+        return self._apply(reduce.MeanBackward1(axes, bool(keepdim), kind, given=dim), self)
 
     def sum_to_size(self, *size: int | Sequence[int]) -> Tensor:
         """Summed down to `size`, the shape it was broadcast from (SumBackward1)."""

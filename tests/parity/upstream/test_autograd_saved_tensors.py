@@ -456,10 +456,10 @@ def test_custom_function_saved_tensors(parity):
 
 def test_grad_fn_attr_bindings(parity):
     """What each kind of `_saved_<name>` gives: a tensor, a raw saved handle, an int; after
-    backward the tensors are freed but the numbers stay. (Upstream also reads
-    `_saved_indices`, `_saved_self_sym_sizes` and the fields of interpolate, pdist, logit,
-    div(rounding_mode) and threshold; minigrad keeps shapes in `input_shapes` and shows no
-    `_saved_*` for them.)"""
+    backward the tensors are freed but the numbers stay; an input's sizes are a tuple of ints.
+    (Upstream also reads `_saved_indices` and the fields of interpolate, pdist, logit,
+    div(rounding_mode) and threshold, ops or fields minigrad does not have; the `_saved_*` of
+    every node minigrad makes are compared in tests/parity/test_saved_fields_parity.py.)"""
 
     def script(lib, note):
         a = lib.ones(1, requires_grad=True)
@@ -492,6 +492,9 @@ def test_grad_fn_attr_bindings(parity):
         # as given, and unsigned: dim=-1 shows as 2**64 - 1 in torch
         note("cat's dim -1", lib.cat([a, a], dim=-1).grad_fn._saved_dim)
         note("stack's dim -2", lib.stack([a, a], dim=-2).grad_fn._saved_dim)
+        sizes = a.sum().grad_fn._saved_self_sym_sizes
+        note("an input's sizes", (type(sizes).__name__, sizes))
+        note("... of ints", [type(size).__name__ for size in sizes])
 
     parity(script)
 
