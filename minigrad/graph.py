@@ -209,6 +209,7 @@ class Node:
     # Numbers the op keeps as plain attributes, which torch shows as `_saved_<name>` too:
     # pow's `exponent`, cat's and stack's `dim`.
     saved_numbers: tuple[str, ...] = ()
+    shown: dict[str, Any] | None = None  # arguments as torch shows them (see `showing`)
     creation_trace: str | None = None  # where the node was made, in anomaly mode
     sequence_nr = 0  # when it was recorded (next_sequence_nr); backward runs later ones first
     # hooks, made when the first one is registered:
@@ -236,6 +237,16 @@ class Node:
     _saved_self_sym_numel = SavedAttribute("self_sym_numel")
     _saved_repeats = SavedAttribute("repeats")
     _saved_offset = SavedAttribute("offset")
+    _saved_dims = SavedAttribute("dims")
+    _saved_dim0 = SavedAttribute("dim0")
+    _saved_dim1 = SavedAttribute("dim1")
+    _saved_dim2 = SavedAttribute("dim2")
+    _saved_index = SavedAttribute("index")
+    _saved_start = SavedAttribute("start")
+    _saved_end = SavedAttribute("end")
+    _saved_step = SavedAttribute("step")
+    _saved_split_size = SavedAttribute("split_size")
+    _saved_split_sizes = SavedAttribute("split_sizes")
     _saved_min = SavedAttribute("min")
     _saved_max = SavedAttribute("max")
     _saved_min_val = SavedAttribute("min_val")
@@ -257,10 +268,20 @@ class Node:
         fields.update(self.saved_numbers)
         return fields
 
+    def showing(self, **arguments: Any) -> Node:
+        """This node, noting the op's arguments as torch's node shows them (`_saved_<name>`),
+        where the node keeps them in another form: `transpose(0, -1)` swaps dims 0 and 1 of a
+        2-D tensor, but torch shows `_saved_dim1` as the -1 it was given (see `unsigned`)."""
+        self.shown = arguments
+        return self
+
     def saved_number(self, name: str) -> Any:
-        """A number of `saved_numbers` as `_saved_<name>` shows it: an attribute of that name
-        (pow's exponent, add's alpha), or the input's sizes and element count, which every node
-        knows from `input_shapes` (torch's `_saved_self_sym_sizes` and `_saved_self_sym_numel`)."""
+        """A number of `saved_numbers` as `_saved_<name>` shows it: an argument noted by
+        `showing`, an attribute of that name (pow's exponent, add's alpha), or the input's
+        sizes and element count, which every node knows from `input_shapes` (torch's
+        `_saved_self_sym_sizes` and `_saved_self_sym_numel`)."""
+        if self.shown is not None and name in self.shown:
+            return self.shown[name]
         if name == "self_sym_sizes":
             return tuple(self.input_shapes[0])
         if name == "self_sym_numel":

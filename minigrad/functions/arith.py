@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -273,11 +274,12 @@ class MinimumBackward0(Node):
 
 
 class PowBackward2(Node):
-    """pow(number, self) -- self: 0 if number == 0 and self >= 0, else
-    grad * result * log(number)."""
+    """pow(self, exponent) with a number as self (`2 ** x`) -- exponent: 0 if self == 0 and
+    exponent >= 0, else grad * result * log(self). As in torch, the tensor is kept as
+    `exponent` and the number shows as `_saved_self`."""
 
-    saves = (Save("self", input=0),)
-
+    saves = (Save("exponent", input=0),)
+    saved_numbers = ("self",)
     saves_result = True
 
     def __init__(self, base: float) -> None:
@@ -293,13 +295,17 @@ class PowBackward2(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         with np.errstate(**_QUIET):
             if self.base == 0:
-                at_zero = self.unpack("self") >= 0
+                at_zero = self.unpack("exponent") >= 0
                 return (
                     record(
                         WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * -math.inf
                     ),
                 )
             return (grad * self.unpack("result") * float(np.log(self.base)),)
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_self` is the number (`self` of torch's pow(Scalar self, Tensor exponent))."""
+        return self.base if name == "self" else super().saved_number(name)
 
 
 def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:

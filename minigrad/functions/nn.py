@@ -12,7 +12,7 @@ import numpy as np
 
 from .._shapes import wrap_dim
 from ..dtypes import kind_word
-from ..graph import Node, Save
+from ..graph import Node, Save, unsigned
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
 from .views import GradIntoIndex
@@ -209,6 +209,11 @@ def softmax_dim(ndim: int, dim: int | None, name: str) -> int:
     return wrap_dim(dim, ndim)
 
 
+def given_dim(node: Node, dim: int | None) -> Node:
+    """`node`, showing `dim` as it was given (torch's `_saved_dim`), when one was given."""
+    return node if dim is None else node.showing(dim=unsigned(dim))
+
+
 def check_softmax_input(input: Any, dim: int | None, name: str) -> None:  # noqa: A002
     """torch has no integer softmax kernel (its message names the kernel it looked for)."""
     array = input._array
@@ -222,6 +227,7 @@ class SoftmaxBackward0(Node):
     """softmax(self, dim) -- self: result * (grad - (grad * result).sum(dim, keepdim=True))."""
 
     saves_result = True
+    saved_numbers = ("dim",)
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
@@ -247,6 +253,7 @@ class LogSoftmaxBackward0(Node):
     """log_softmax(self, dim) -- self: grad - exp(result) * grad.sum(dim, keepdim=True)."""
 
     saves_result = True
+    saved_numbers = ("dim",)
 
     def __init__(self, dim: int) -> None:
         self.dim = dim

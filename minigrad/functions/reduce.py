@@ -87,10 +87,16 @@ class ProdBackward1(Node):
 
     saves = (Save("self", input=0),)
     saves_result = True
-    saved_numbers = ("keepdim",)
+    saved_numbers = ("dim", "keepdim")
 
     def __init__(self, axis: int, keepdim: bool) -> None:
         self.axis, self.keepdim = axis, keepdim
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_dim`: the dim as given (`showing`), else the one this node reduces."""
+        if name == "dim" and (self.shown is None or "dim" not in self.shown):
+            return self.axis
+        return super().saved_number(name)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.asarray(np.prod(a, axis=self.axis, keepdims=self.keepdim, dtype=_sum_dtype(a)))
@@ -233,7 +239,7 @@ class MaxBackward0(Node):
     """max(self, dim, keepdim) -- self: value_selecting_reduction_backward(grad, dim, indices):
     the gradient goes to the (first) index of each maximum."""
 
-    saved_numbers = ("keepdim", "self_sym_sizes")
+    saved_numbers = ("dim", "keepdim", "self_sym_sizes")
 
     def __init__(self, axis: int | None, keepdim: bool) -> None:
         self.axis, self.keepdim = axis, keepdim  # axis None: a 0-d input

@@ -128,6 +128,8 @@ class UnsafeViewBackward0(Node):
 class TransposeBackward0(ViewNode):
     """transpose(self, dim0, dim1) -- self: grad.transpose(dim0, dim1)."""
 
+    saved_numbers = ("dim0", "dim1")
+
     def __init__(self, dim0: int, dim1: int) -> None:
         self.dim0, self.dim1 = dim0, dim1
 
@@ -143,6 +145,8 @@ class TransposeBackward0(ViewNode):
 class PermuteBackward0(ViewNode):
     """permute(self, dims) -- self: grad.permute(inverse of dims)."""
 
+    saved_numbers = ("dims",)
+
     def __init__(self, dims: tuple[int, ...]) -> None:
         self.dims = dims
 
@@ -156,14 +160,25 @@ class PermuteBackward0(ViewNode):
 class TBackward0(TransposeBackward0):
     """t(self) -- self: grad.t()."""
 
+    saved_numbers = ()  # (torch's TBackward0 shows no dims)
+
 
 class SliceBackward0(ViewNode):
     """slice(self, dim, start, end, step) -- self: grad written into the slice of zeros."""
 
-    saved_numbers = ("self_sym_sizes",)
+    saved_numbers = ("dim", "end", "self_sym_sizes", "start", "step")
 
     def __init__(self, dim: int, part: slice) -> None:
         self.dim, self.part = dim, part
+
+    def saved_number(self, name: str) -> Any:
+        """start, end and step as torch shows them: as given (unsigned), with 0, the largest
+        int64 and 1 for the ones left out (`t[1:]` has no end)."""
+        left_out = {"start": 0, "end": 2**63 - 1, "step": 1}
+        if name not in left_out:
+            return super().saved_number(name)
+        given = {"start": self.part.start, "end": self.part.stop, "step": self.part.step}[name]
+        return left_out[name] if given is None else unsigned(given)
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
         return array[(slice(None),) * self.dim + (self.part,)]
@@ -172,7 +187,7 @@ class SliceBackward0(ViewNode):
 class SelectBackward0(ViewNode):
     """select(self, dim, index) -- self: grad written into row `index` of zeros."""
 
-    saved_numbers = ("self_sym_sizes",)
+    saved_numbers = ("dim", "index", "self_sym_sizes")
 
     def __init__(self, dim: int, index: int) -> None:
         self.dim, self.index = dim, index
@@ -188,7 +203,7 @@ class DiagonalBackward0(ViewNode):
 
     The view steps along dim1 and dim2 together: one stride that is the sum of the two."""
 
-    saved_numbers = ("offset", "self_sym_sizes")
+    saved_numbers = ("dim1", "dim2", "offset", "self_sym_sizes")
 
     def __init__(self, offset: int, dim1: int, dim2: int) -> None:
         self.offset, self.dim1, self.dim2 = offset, dim1, dim2
@@ -236,6 +251,8 @@ class AsStridedView(AsStridedBackward1):
 class UnsqueezeBackward0(ViewNode):
     """unsqueeze(self, dim) -- self: grad.squeeze(dim)."""
 
+    saved_numbers = ("dim",)
+
     def __init__(self, dim: int) -> None:
         self.dim = dim
 
@@ -261,7 +278,7 @@ class SqueezeBackward0(ViewNode):
 class SqueezeBackward1(ViewNode):
     """squeeze(self, dim) -- self: grad.reshape(self.sizes())."""
 
-    saved_numbers = ("self_sym_sizes",)
+    saved_numbers = ("dim", "self_sym_sizes")
 
     def __init__(self, dim: int | None) -> None:
         self.dim = dim  # None for a 0-d input
@@ -442,6 +459,8 @@ class UnbindBackward0(Node):
     """unbind(self, dim): the slices along dim, each a view -- self: stack(grads, dim), zeros
     for a slice whose gradient did not arrive."""
 
+    saved_numbers = ("dim",)
+
     def __init__(self, axis: int, count: int) -> None:
         self.axis, self.num_outputs = axis, count
         self.steps = tuple(SelectBackward0(axis, i) for i in range(count))
@@ -458,7 +477,7 @@ class SplitBackward0(Node):
     """split(self, size, dim) and chunk: consecutive pieces along dim, each a view --
     self: cat(grads, dim), zeros for a piece whose gradient did not arrive."""
 
-    saved_numbers = ("self_sym_sizes",)
+    saved_numbers = ("dim", "self_sym_sizes", "split_size")
 
     def __init__(self, axis: int, bounds: list[tuple[int, int]]) -> None:
         self.axis, self.num_outputs = axis, len(bounds)
@@ -480,6 +499,8 @@ class SplitBackward0(Node):
 
 class SplitWithSizesBackward0(SplitBackward0):
     """split(self, [sizes], dim): pieces of the listed sizes, each a view -- self: as split's."""
+
+    saved_numbers = ("dim", "self_sym_sizes", "split_sizes")
 
 
 class GatherBackward0(Node):

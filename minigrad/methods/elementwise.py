@@ -77,14 +77,15 @@ class ElementwiseMethods(TensorBase):
         """exp(self) / its sum along `dim` (SoftmaxBackward0), as `nn.functional.softmax`."""
         source = self if dtype is None else self.to(dtype)
         nn.check_softmax_input(source, dim, "softmax")
-        return source._apply(nn.SoftmaxBackward0(nn.softmax_dim(self.ndim, dim, "softmax")), source)
+        node = nn.SoftmaxBackward0(nn.softmax_dim(self.ndim, dim, "softmax"))
+        return source._apply(nn.given_dim(node, dim), source)
 
     def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
         """log(softmax(self)) along `dim` (LogSoftmaxBackward0)."""
         source = self if dtype is None else self.to(dtype)
         nn.check_softmax_input(source, dim, "log_softmax")
         node = nn.LogSoftmaxBackward0(nn.softmax_dim(self.ndim, dim, "log_softmax"))
-        return source._apply(node, source)
+        return source._apply(nn.given_dim(node, dim), source)
 
     def sign(self) -> Tensor:
         """-1, 0 or 1 by the sign of each element; its gradient is zero."""

@@ -19,6 +19,7 @@ from .._convert import (
 from .._shapes import wrap_dim
 from ..functions import views
 from ..functions.inplace import IndexPutBackward0
+from ..graph import unsigned
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ class IndexingMethods(TensorBase):
                         f"index {part} is out of bounds for dimension {source_dim - 1} with size "
                         f"{size}"
                     )
-                result = result._apply_view(views.SelectBackward0(dim, int(part) % size))
+                node = views.SelectBackward0(dim, int(part) % size)
+                result = result._apply_view(node.showing(index=unsigned(int(part))))
         return result
 
     def __setitem__(self, key: object, value: object) -> None:

@@ -14,6 +14,7 @@ from .. import dtypes
 from .._shapes import broadcast_shapes, normalize_dims, wrap_dim
 from ..functions import arith, reduce
 from ..grad_mode import is_grad_enabled
+from ..graph import unsigned
 from ..watch import seen, watchers
 from .base import TensorBase
 
@@ -173,7 +174,8 @@ class ReductionMethods(TensorBase):
             return self.to(dtype).prod(dim, keepdim)
         if dim is _NO_DIM:
             return self._apply(reduce.ProdBackward0(), self)
-        return self._apply(reduce.ProdBackward1(wrap_dim(dim, self.ndim), bool(keepdim)), self)
+        node = reduce.ProdBackward1(wrap_dim(dim, self.ndim), bool(keepdim))
+        return self._apply(node.showing(dim=unsigned(dim)), self)
 
     def maximum(self, other: Tensor) -> Tensor:
         """The larger of the two, elementwise (MaximumBackward0: ties share the gradient)."""
@@ -207,7 +209,7 @@ class ReductionMethods(TensorBase):
         self, kind: type, dim: int, keepdim: bool, result: type = MaxResult
     ) -> MaxResult | MinResult:
         axis = wrap_dim(dim, self.ndim)
-        node = kind(axis if self.ndim else None, keepdim)
+        node = kind(axis if self.ndim else None, keepdim).showing(dim=unsigned(dim))
         values = self._apply(node, self)
         return result(values, self._sibling(node.indices.astype(np.int64)))
 

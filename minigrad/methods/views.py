@@ -13,6 +13,7 @@ import numpy as np
 
 from .._shapes import infer_shape, shape_args, wrap_dim
 from ..functions import views
+from ..graph import unsigned
 from .base import TensorBase
 
 if TYPE_CHECKING:
@@ -101,7 +102,8 @@ class ViewMethods(TensorBase):
     def transpose(self, dim0: int, dim1: int) -> Tensor:
         """Swap two dimensions (a view)."""
         first, second = wrap_dim(dim0, self.ndim), wrap_dim(dim1, self.ndim)
-        return self._apply_view(views.TransposeBackward0(first, second))
+        node = views.TransposeBackward0(first, second)
+        return self._apply_view(node.showing(dim0=unsigned(dim0), dim1=unsigned(dim1)))
 
     swapaxes = swapdims = transpose
 
@@ -119,7 +121,8 @@ class ViewMethods(TensorBase):
         axes = tuple(wrap_dim(d, self.ndim) for d in order)
         if len(set(axes)) != len(axes):
             raise RuntimeError("permute(): duplicate dims are not allowed.")
-        return self._apply_view(views.PermuteBackward0(axes))
+        shown = tuple(unsigned(d) for d in order)
+        return self._apply_view(views.PermuteBackward0(axes).showing(dims=shown))
 
     def t(self) -> Tensor:
         """Transpose of a 0-, 1- or 2-D tensor (a view)."""
@@ -148,7 +151,8 @@ class ViewMethods(TensorBase):
     def unsqueeze(self, dim: int = _NO_DIM) -> Tensor:  # type: ignore[assignment]
         """Insert a dimension of size 1 (a view)."""
         _check_int_dim("unsqueeze", dim)
-        return self._apply_view(views.UnsqueezeBackward0(wrap_dim(dim, self.ndim + 1)))
+        node = views.UnsqueezeBackward0(wrap_dim(dim, self.ndim + 1))
+        return self._apply_view(node.showing(dim=unsigned(dim)))
 
     def squeeze(self, dim: int | Sequence[int] | None = None) -> Tensor:
         """Remove dimensions of size 1 (all, just `dim`, or the listed dims) (a view)."""
@@ -162,7 +166,8 @@ class ViewMethods(TensorBase):
         if dim is None:
             return self._apply_view(views.SqueezeBackward0())
         axis = wrap_dim(dim, self.ndim)
-        return self._apply_view(views.SqueezeBackward1(axis if self.ndim else None))
+        node = views.SqueezeBackward1(axis if self.ndim else None)
+        return self._apply_view(node.showing(dim=unsigned(dim)))
 
     def expand(self, *shape: int | Sequence[int]) -> Tensor:
         """Broadcast to `shape` without copying (-1 keeps a size) (a view)."""
@@ -212,7 +217,8 @@ class ViewMethods(TensorBase):
             raise RuntimeError(
                 f"start ({start}) + length ({length}) exceeds dimension size ({size})."
             )
-        return self._apply_view(views.SliceBackward0(axis, slice(begin, begin + length)))
+        node = views.SliceBackward0(axis, slice(begin, begin + length))
+        return self._apply_view(node.showing(dim=unsigned(dim)))
 
     def select(self, dim: int, index: int) -> Tensor:
         """The entry `index` along `dim`, that dimension removed (a view): `t.select(0, i)` is
@@ -224,7 +230,8 @@ class ViewMethods(TensorBase):
                 f"select(): index {index} out of range for tensor of size "
                 f"{list(self._array.shape)} at dimension {dim}"
             )
-        return self._apply_view(views.SelectBackward0(axis, index % size))
+        node = views.SelectBackward0(axis, index % size)
+        return self._apply_view(node.showing(dim=unsigned(dim), index=unsigned(index)))
 
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
         """The diagonal of the (dim1, dim2) planes, `offset` above (or below) the main one, as
@@ -232,7 +239,8 @@ class ViewMethods(TensorBase):
         first, second = wrap_dim(dim1, self.ndim), wrap_dim(dim2, self.ndim)
         if first == second:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-        return self._apply_view(views.DiagonalBackward0(offset, first, second))
+        node = views.DiagonalBackward0(offset, first, second)
+        return self._apply_view(node.showing(dim1=unsigned(dim1), dim2=unsigned(dim2)))
 
     def as_strided(
         self, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None
@@ -261,7 +269,8 @@ class ViewMethods(TensorBase):
         if self.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         axis = wrap_dim(dim, self.ndim)
-        return self._apply_views(views.UnbindBackward0(axis, self._array.shape[axis]))
+        node = views.UnbindBackward0(axis, self._array.shape[axis])
+        return self._apply_views(node.showing(dim=unsigned(dim)))
 
     def split(self, split_size: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
         """Consecutive pieces along `dim` of `split_size` each (or of the listed sizes)."""
@@ -295,8 +304,10 @@ class ViewMethods(TensorBase):
             bounds.append((start, start + size))
             start += size
         if isinstance(split_size, int):
-            return self._apply_views(views.SplitBackward0(axis, bounds))
-        return self._apply_views(views.SplitWithSizesBackward0(axis, bounds))
+            node = views.SplitBackward0(axis, bounds)
+            return self._apply_views(node.showing(dim=unsigned(dim), split_size=split_size))
+        node = views.SplitWithSizesBackward0(axis, bounds)
+        return self._apply_views(node.showing(dim=unsigned(dim), split_sizes=tuple(sizes)))
 
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         """`chunks` pieces along `dim`, as equal as possible (the last may be smaller)."""

@@ -30,6 +30,7 @@ from ..functions.nn import (
     NllLossBackward0,
     SoftmaxBackward0,
     check_softmax_input,
+    given_dim,
     softmax_dim,
 )
 
@@ -192,7 +193,8 @@ def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     check_softmax_input(input, dim, "softmax")
-    return apply(SoftmaxBackward0(softmax_dim(input.ndim, dim, "softmax")), input)
+    node = SoftmaxBackward0(softmax_dim(input.ndim, dim, "softmax"))
+    return apply(given_dim(node, dim), input)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
@@ -200,7 +202,8 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
     if dtype is not None:
         input = input.to(dtype)  # noqa: A001
     check_softmax_input(input, dim, "log_softmax")
-    return apply(LogSoftmaxBackward0(softmax_dim(input.ndim, dim, "log_softmax")), input)
+    node = LogSoftmaxBackward0(softmax_dim(input.ndim, dim, "log_softmax"))
+    return apply(given_dim(node, dim), input)
 
 
 # --------------------------------------------------------------------------------------------
