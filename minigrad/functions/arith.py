@@ -36,7 +36,6 @@ class AddBackward0(Node):
     saved_numbers = ("alpha",)
 
     def __init__(self, alpha: float = 1) -> None:
-        super().__init__()
         self.alpha = alpha
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -58,7 +57,6 @@ class SubBackward0(Node):
     saved_numbers = ("alpha",)
 
     def __init__(self, alpha: float = 1) -> None:
-        super().__init__()
         self.alpha = alpha
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -81,7 +79,6 @@ class RsubBackward1(Node):
     alpha = 1  # (`number - self` has none to give: torch shows 1)
 
     def __init__(self, number: float) -> None:
-        super().__init__()
         self.number = number
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -177,7 +174,6 @@ class PowBackward0(Node):
     saved_numbers = ("exponent",)
 
     def __init__(self, exponent: float) -> None:
-        super().__init__()
         self.exponent = exponent
 
     def forward(self, a: np.ndarray) -> np.ndarray:
@@ -283,7 +279,6 @@ class PowBackward2(Node):
     saves_result = True
 
     def __init__(self, base: float) -> None:
-        super().__init__()
         self.base = base
 
     def forward(self, a: np.ndarray) -> np.ndarray:

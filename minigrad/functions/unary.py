@@ -113,7 +113,6 @@ class MulBackward1(Node):
     """
 
     def __init__(self, other: float) -> None:
-        super().__init__()
         self.other = other
 
     def forward(self, a: np.ndarray) -> np.ndarray:
