@@ -62,6 +62,11 @@ class StepperView:
     def wait_for_code(self, text: str) -> None:
         _wait_until(self.page, f"the code to show {text!r}", lambda: text in self.code())
 
+    def wait_for_summary(self, text: str) -> None:
+        # the code, the picture and the summary arrive as separate widget updates: the code
+        # may show the new step while the summary still shows the one before
+        _wait_until(self.page, f"the summary to show {text!r}", lambda: text in self.summary())
+
 
 def test_stepper_widget_in_jupyterlab(
     notebook_pages: NotebookPages, lab_server: LabServer, screenshot_dir: Path
@@ -104,9 +109,10 @@ def test_stepper_widget_in_jupyterlab(
         assert chooser.evaluate("s => s.labels.length && s.labels[0].textContent") == "step"
         chooser.select_option(index=4)
         detach.wait_for_code("step 5 of 5: out.sum().backward()")
+        _wait_until(page, "step 5's picture", lambda: "backward will raise" in detach.picture())
         last_picture = detach.picture()
         assert "<svg" in last_picture and last_picture != second_picture
-        assert "backward will raise" in last_picture
+        detach.wait_for_summary("modified by an inplace operation")
         summary = detach.summary()
         assert "RuntimeError: one of the variables needed for gradient computation has been " in (
             summary
@@ -135,7 +141,7 @@ def test_stepper_widget_in_jupyterlab(
         steps.wait_for_code("step 2 of 3: out = a.sigmoid()")
         steps.click("next")
         steps.wait_for_code("step 3 of 3: out.sum().backward()")
-        assert "a.grad = tensor([0.1966, 0.1050, 0.0452])" in steps.summary()
+        steps.wait_for_summary("a.grad = tensor([0.1966, 0.1050, 0.0452])")
         failed = False
     finally:
         notebook_pages.release(NOTEBOOK, failed=failed)
