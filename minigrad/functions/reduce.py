@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Node, Save, unsigned
+from ..graph import Node, Save
 from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
 
@@ -130,27 +130,13 @@ def _product_of_others(a: Any, axis: int) -> Any:
     return record(ProdBackward1(axis + 1, False), masked)
 
 
-class _ReducesAlongDims(Node):
-    """What sum and mean along dims share: the dims, kept two ways (`axes`, counted from the
-    front and sorted, for numpy; `given`, as the call gave them, for `_saved_dim`)."""
-
-    saved_numbers = ("dim", "keepdim", "self_sym_sizes")
-
-    def __init__(self, axes: tuple[int, ...], keepdim: bool, given: Any = None) -> None:
-        self.axes, self.keepdim, self.given = axes, keepdim, given
-
-    def saved_number(self, name: str) -> Any:
-        """`_saved_dim`: the dims as given, a tuple of unsigned ints (see graph.unsigned)."""
-        if name != "dim":
-            return super().saved_number(name)
-        if self.given is None:
-            return None
-        dims = (self.given,) if isinstance(self.given, (int, np.integer)) else self.given
-        return tuple(unsigned(int(d)) for d in dims)
-
-
-class SumBackward1(_ReducesAlongDims):
+class SumBackward1(Node):
     """sum(self, dim, keepdim) -- self: grad, unsqueezed at dim unless keepdim, expanded."""
+
+    saved_numbers = ("dim", "keepdim", "self_sym_sizes")  # dim: as given (`showing`)
+
+    def __init__(self, axes: tuple[int, ...], keepdim: bool) -> None:
+        self.axes, self.keepdim = axes, keepdim
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.asarray(a.sum(axis=self.axes, keepdims=self.keepdim, dtype=_sum_dtype(a)))
@@ -185,16 +171,13 @@ class MeanBackward0(Node):
         return (_spread(grad / max(math.prod(shape), 1), shape),)
 
 
-class MeanBackward1(_ReducesAlongDims):
+class MeanBackward1(Node):
     """mean(self, dim, keepdim) -- self: grad expanded back over dim, / the number reduced."""
 
-    saved_numbers = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
+    saved_numbers = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")  # dim: `showing`
 
-    def __init__(
-        self, axes: tuple[int, ...], keepdim: bool, kind: str = "Float", given: Any = None
-    ) -> None:
-        super().__init__(axes, keepdim, given)
-        self.kind = kind  # the input dtype's word, for the error about integer inputs
+    def __init__(self, axes: tuple[int, ...], keepdim: bool, kind: str = "Float") -> None:
+        self.axes, self.keepdim, self.kind = axes, keepdim, kind
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         _check_mean_dtype(a, self.kind)

@@ -24,6 +24,14 @@ if TYPE_CHECKING:
 __all__ = ["MaxResult", "MinResult", "ReductionMethods"]
 
 
+def _shown_dims(dim: Any) -> tuple[int, ...] | None:
+    """A reduction's dims as torch's `_saved_dim` shows them: a tuple as given, unsigned."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else dim
+    return tuple(unsigned(int(d)) for d in dims)
+
+
 class MaxResult(NamedTuple):
     """What `t.max(dim)` returns: the values and where they are (torch.return_types.max)."""
 
@@ -128,7 +136,8 @@ class ReductionMethods(TensorBase):
             _check_no_keepdim("sum", keepdim)
             return self._apply(reduce.SumBackward0(), self)
         axes = normalize_dims(dim, self.ndim)
-        return self._apply(reduce.SumBackward1(axes, bool(keepdim), given=dim), self)
+        node = reduce.SumBackward1(axes, bool(keepdim))
+        return self._apply(node.showing(dim=_shown_dims(dim)), self)
 
     def mean(
         self,
@@ -149,7 +158,8 @@ class ReductionMethods(TensorBase):
             _check_no_keepdim("mean", keepdim)
             return self._apply(reduce.MeanBackward0(kind), self)
         axes = normalize_dims(dim, self.ndim)
-        return self._apply(reduce.MeanBackward1(axes, bool(keepdim), kind, given=dim), self)
+        node = reduce.MeanBackward1(axes, bool(keepdim), kind)
+        return self._apply(node.showing(dim=_shown_dims(dim)), self)
 
     def sum_to_size(self, *size: int | Sequence[int]) -> Tensor:
         """Summed down to `size`, the shape it was broadcast from (SumBackward1)."""
