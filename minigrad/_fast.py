@@ -6,6 +6,8 @@ every op (benchmarks/README.md lists what each one buys):
 - `shared(values)`        one copy of each small tuple a node keeps (bounded, see below)
 - `write_in_place(...)`   add_, mul_, zero_ ... write straight into the memory when nothing records
 - `ones_like_array(a)`    the gradient backward starts with, without np.ones' Python steps
+- `sum_axes(a, axes)`     a.sum(axis=axes), without ndarray.sum's Python step
+- `exp_overflowing(a)`    exp in place, overflow to inf allowed, without np.errstate's Python steps
 """
 
 from __future__ import annotations
@@ -15,7 +17,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SHARED_TUPLES", "SHARED_TUPLES_CAP", "ones_like_array", "shared", "write_in_place"]
+try:  # numpy's own switch for floating-point warnings, which np.errstate sets (numpy >= 2)
+    from numpy._core.umath import _extobj_contextvar, _make_extobj
+except ImportError:  # pragma: no cover - another numpy: np.errstate, a little slower
+    _extobj_contextvar = None
+
+__all__ = [
+    "SHARED_TUPLES",
+    "SHARED_TUPLES_CAP",
+    "exp_overflowing",
+    "ones_like_array",
+    "shared",
+    "sum_axes",
+    "write_in_place",
+]
 
 # How many different tuples `shared` keeps: enough for the few patterns of a training loop
 # (which inputs need a gradient, the shapes of its layers, the names of saved values); a
@@ -62,3 +77,26 @@ def ones_like_array(array: np.ndarray) -> np.ndarray:
     """Ones of `array`'s shape and dtype (np.ones without its Python-level steps: this runs at
     every backward())."""
     return np.array(1, dtype=array.dtype).reshape(array.shape)
+
+
+def sum_axes(array: np.ndarray, axes: tuple[int, ...], keepdims: bool = False) -> np.ndarray:
+    """`array.sum(axis=axes, keepdims=keepdims)`: the same reduction, called directly
+    (ndarray.sum passes through a Python function of numpy's first; this runs in backward
+    wherever an input was broadcast, a Linear layer's bias at every step)."""
+    return np.add.reduce(array, axis=axes, keepdims=keepdims)
+
+
+def exp_overflowing(array: np.ndarray) -> None:
+    """`array = exp(array)` in place, where an overflow to inf is the right answer (sigmoid's
+    1 / (1 + exp(-x)) for very negative x): numpy is told not to warn, as `with
+    np.errstate(over="ignore")` would tell it, at half the cost (sigmoid runs at every step of
+    the tiny graph). The other warning settings stay as the user set them."""
+    if _extobj_contextvar is None:  # pragma: no cover
+        with np.errstate(over="ignore"):
+            np.exp(array, out=array)
+        return
+    token = _extobj_contextvar.set(_make_extobj(over="ignore"))
+    try:
+        np.exp(array, out=array)
+    finally:
+        _extobj_contextvar.reset(token)

@@ -143,9 +143,9 @@ class TensorCore:
     def _view(self, array: np.ndarray, step: ViewNode) -> TensorCore:
         """A view of self: same memory, same version counter, `_base` = the root tensor."""
         view = self._sibling(array)
-        view._storage = self._storage
+        view._memory = self._storage  # (the fields behind _storage and _version_counter)
         view._inference = self._inference
-        counter = view._version_counter = self._version_counter
+        counter = view._counter = self._version_counter
         view._view_version = counter.value
         if self._inference:
             return view  # torch does not track views of inference tensors: no _base, no graph

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._fast import exp_overflowing
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node, Save
 from .formulas import cast, constant, is_array, record, zeros_like
@@ -140,11 +141,10 @@ class SigmoidBackward0(Node):
         x = a.astype(float_dtype(a), copy=False)
         # 1 / (1 + exp(-x)), as torch computes it (the tanh form differs in the last bit).
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0.
-        # then in place: one new array in all (given as `out`, because for a 0-d input numpy
-        # returns a scalar, which cannot be written into)
-        result = np.negative(x, out=np.empty_like(x))
-        with np.errstate(over="ignore"):
-            np.exp(result, out=result)
+        # then in place: one new array in all (asarray: for a 0-d input numpy returns a
+        # scalar, which cannot be written into)
+        result = np.asarray(np.negative(x))
+        exp_overflowing(result)
         result += 1
         np.reciprocal(result, out=result)
         return result
@@ -161,7 +161,7 @@ class SigmoidBackwardBackward0(Node):
     saves = (Save("grad_output", input=0, needed_for=1), Save("output", input=1))
 
     def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
-        local = np.subtract(1, output, out=np.empty_like(output))  # in one new array
+        local = np.asarray(np.subtract(1, output))  # in one new array
         local *= output
         local *= grad_output
         return local

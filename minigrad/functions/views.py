@@ -134,7 +134,7 @@ class TransposeBackward0(ViewNode):
         self.dim0, self.dim1 = dim0, dim1
 
     def view_of(self, array: np.ndarray) -> np.ndarray:
-        return np.swapaxes(array, self.dim0, self.dim1) if array.ndim else array[...]
+        return array.swapaxes(self.dim0, self.dim1) if array.ndim else array[...]
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if grad.ndim == 0:

@@ -129,11 +129,12 @@ class ViewMethods(TensorBase):
         return self._apply_view(views.TBackward0(*self._t_dims("t")))
 
     def _t_dims(self, method: str) -> tuple[int, int]:
-        if self.ndim > 2:
+        dims = self._array.ndim
+        if dims > 2:
             raise RuntimeError(
-                f"{method}() expects a tensor with <= 2 dimensions, but self is {self.ndim}D"
+                f"{method}() expects a tensor with <= 2 dimensions, but self is {dims}D"
             )
-        return (0, 1) if self.ndim == 2 else (0, 0)
+        return (0, 1) if dims == 2 else (0, 0)
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - torch's name

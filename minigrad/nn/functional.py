@@ -75,14 +75,16 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
                 f"linear(): argument '{name}' (position {position}) must be Tensor, not "
                 f"{type_name(value)}"
             )
-    if input.ndim == 0:
+    dims = input._array.ndim  # (the arrays' sizes: Tensor.shape makes a Size at each read)
+    if dims == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
         )
-    if input.ndim == 2:
+    if dims == 2:
         if bias is None:
             return input @ weight.t()
-        if bias.ndim and bias.shape[-1] not in (1, weight.shape[0]):
+        bias_shape = bias._array.shape
+        if bias_shape and bias_shape[-1] not in (1, weight._array.shape[0]):
             raise RuntimeError(
                 f"The expanded size of the tensor ({weight.shape[0]}) must match the existing "
                 f"size ({bias.shape[-1]}) at non-singleton dimension 1.  Target sizes: "
@@ -212,7 +214,7 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
 
 
 def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
-    if input.shape != target.shape:
+    if input._array.shape != target._array.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
@@ -226,13 +228,14 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     """Squared error (input - target) ** 2, averaged, summed or kept elementwise."""
     _check_reduction(reduction)
     _check_target_size(input, target)
-    broadcast_shapes(tuple(input.shape), tuple(target.shape))
+    broadcast_shapes(input._array.shape, target._array.shape)
     if not input.is_floating_point() and not target.is_floating_point():
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{input.dtype.torch_kind}'")
-    if target.dtype != input.dtype and not target.is_floating_point():
-        target = target.to(input.dtype)  # torch computes in the promoted (input's float) dtype
-    elif target.dtype != input.dtype and not input.is_floating_point():
-        input = input.to(target.dtype)  # noqa: A001 - an integer input meets a float target
+    if target._array.dtype != input._array.dtype:  # torch computes in the promoted float dtype
+        if not target.is_floating_point():
+            target = target.to(input.dtype)
+        elif not input.is_floating_point():
+            input = input.to(target.dtype)  # noqa: A001 - an integer input meets a float target
     return apply(MseLossBackward0(reduction), input, target)
 
 

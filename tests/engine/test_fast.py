@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+import pytest
+
 import minigrad
-from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP
+from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP, exp_overflowing, sum_axes
 
 
 def test_shared_tuples_stay_bounded_for_thousands_of_shapes():
@@ -26,3 +31,33 @@ def test_add_in_place_without_recording_writes_into_the_memory():
     storage, version = a.data_ptr(), a._version
     a.add_(minigrad.tensor([1.0, 1.0]))
     assert a.tolist() == [2.0, 3.0] and a.data_ptr() == storage and a._version == version + 1
+
+
+def test_exp_overflowing_is_quiet_about_overflow_only():
+    values = np.array([-1.0, 0.0, 1000.0], dtype=np.float32)
+    settings = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning would fail here
+        exp_overflowing(values)
+    assert values[0] == np.exp(np.float32(-1.0)) and values[1] == 1.0 and np.isinf(values[2])
+    assert np.geterr() == settings  # numpy's settings are back as they were
+    with np.errstate(under="raise"), pytest.raises(FloatingPointError):  # the user's own rule
+        exp_overflowing(np.array([-1000.0]))
+
+
+def test_sigmoid_of_extreme_values_warns_nothing():
+    x = minigrad.tensor([-1000.0, 0.0, 1000.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x.sigmoid().tolist() == [0.0, 0.5, 1.0]
+    zero_d = minigrad.tensor(-1000.0, requires_grad=True).sigmoid()
+    assert zero_d.item() == 0.0 and zero_d.shape == ()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
+def test_sum_axes_is_ndarray_sum(dtype):
+    array = (np.arange(24).reshape(2, 3, 4) % 3).astype(dtype)
+    for axes, keepdims in [((0,), False), ((0, 2), True), ((1,), True)]:
+        expected = array.sum(axis=axes, keepdims=keepdims)
+        got = sum_axes(array, axes, keepdims=keepdims)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
