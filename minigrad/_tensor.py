@@ -187,6 +187,8 @@ class Tensor(
     @property
     def grad(self) -> Tensor | None:
         """The gradient accumulated by backward (leaves, and non-leaves after retain_grad())."""
+        if self._grad_fn is None and self._base is None:  # a leaf (read at every step): no
+            return self._grad  # need to ask for the current grad_fn, which only a view may gain
         if self.grad_fn is not None and not self._retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad

@@ -362,7 +362,8 @@ class TensorCore:
         recorded = _state.enabled and self._creation_meta is None
         if recorded and self._grad_fn is None and self._requires_grad:
             raise RuntimeError(LEAF_INPLACE_MESSAGE)  # (torch checks this before inference)
-        self._check_not_inference()
+        if self._inference:
+            self._check_not_inference()
         if not recorded:
             return  # (a view made under no_grad has its own message: _check_view_rules)
         base = self._base

@@ -138,7 +138,7 @@ class SigmoidBackward0(Node):
     saves_result = True
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        x = a.astype(float_dtype(a), copy=False)
+        x = a if a.dtype.kind == "f" else a.astype(float_dtype(a))
         # 1 / (1 + exp(-x)), as torch computes it (the tanh form differs in the last bit).
         # exp(-x) overflows to inf for very negative x, and 1 / (1 + inf) is the right 0.
         # then in place: one new array in all (asarray: for a 0-d input numpy returns a
