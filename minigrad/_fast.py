@@ -7,7 +7,7 @@ every op (benchmarks/README.md lists what each one buys):
 - `write_in_place(...)`   add_, mul_, zero_ ... write straight into the memory when nothing records
 - `ones_like_array(a)`    the gradient backward starts with, without np.ones' Python steps
 - `sum_axes(a, axes)`     a.sum(axis=axes), without ndarray.sum's Python step
-- `exp_overflowing(a)`    exp in place, overflow to inf allowed, without np.errstate's Python steps
+- `quietly(ufunc, ...)`   a ufunc with inf/nan warnings off, without np.errstate's Python steps
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ except ImportError:  # pragma: no cover - another numpy: np.errstate, a little s
 __all__ = [
     "SHARED_TUPLES",
     "SHARED_TUPLES_CAP",
-    "exp_overflowing",
     "ones_like_array",
+    "quietly",
     "shared",
     "sum_axes",
     "write_in_place",
@@ -86,17 +86,17 @@ def sum_axes(array: np.ndarray, axes: tuple[int, ...], keepdims: bool = False) -
     return np.add.reduce(array, axis=axes, keepdims=keepdims)
 
 
-def exp_overflowing(array: np.ndarray) -> None:
-    """`array = exp(array)` in place, where an overflow to inf is the right answer (sigmoid's
-    1 / (1 + exp(-x)) for very negative x): numpy is told not to warn, as `with
-    np.errstate(over="ignore")` would tell it, at half the cost (sigmoid runs at every step of
-    the tiny graph). The other warning settings stay as the user set them."""
+def quietly(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
+    """`ufunc(*args, **kwargs)` with numpy's warnings about overflow, division by zero and
+    invalid values off, as `with np.errstate(...)` would switch them off, at half its cost: torch
+    gives inf and nan without a word. The other settings (underflow) stay as the user set them.
+    (Sigmoid's exp, a division and a power of a tensor run it at every call.)"""
     if _extobj_contextvar is None:  # pragma: no cover
-        with np.errstate(over="ignore"):
-            np.exp(array, out=array)
-        return
-    token = _extobj_contextvar.set(_make_extobj(over="ignore"))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return ufunc(*args, **kwargs)
+    settings = _make_extobj(divide="ignore", invalid="ignore", over="ignore")  # (on the user's)
+    token = _extobj_contextvar.set(settings)
     try:
-        np.exp(array, out=array)
+        return ufunc(*args, **kwargs)
     finally:
         _extobj_contextvar.reset(token)

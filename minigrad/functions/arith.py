@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._fast import quietly
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node, Save
 from .formulas import constant, record, zeros_like
@@ -115,8 +116,7 @@ class DivBackward0(Node):
     saves = (Save("self", input=0, needed_for=1), Save("other", input=1))
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        with np.errstate(**_QUIET):
-            return np.divide(a, b, dtype=float_dtype(a, b))
+        return quietly(np.divide, a, b, dtype=float_dtype(a, b))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         b = self.unpack("other")
@@ -182,8 +182,9 @@ class PowBackward0(Node):
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         dtype = np.float32 if fractional else np.int64 if a.dtype.kind == "b" else a.dtype
-        with np.errstate(**_QUIET):
-            return np.power(a.astype(dtype, copy=False), self.exponent).astype(dtype, copy=False)
+        return quietly(np.power, a.astype(dtype, copy=False), self.exponent).astype(
+            dtype, copy=False
+        )
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:

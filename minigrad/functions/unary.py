@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._fast import exp_overflowing
+from .._fast import quietly
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node, Save
 from .formulas import cast, constant, is_array, record, zeros_like
@@ -144,7 +144,7 @@ class SigmoidBackward0(Node):
         # then in place: one new array in all (asarray: for a 0-d input numpy returns a
         # scalar, which cannot be written into)
         result = np.asarray(np.negative(x))
-        exp_overflowing(result)
+        quietly(np.exp, result, out=result)
         result += 1
         np.reciprocal(result, out=result)
         return result

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP, exp_overflowing, sum_axes
+from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP, quietly, sum_axes
 
 
 def test_shared_tuples_stay_bounded_for_thousands_of_shapes():
@@ -33,16 +33,21 @@ def test_add_in_place_without_recording_writes_into_the_memory():
     assert a.tolist() == [2.0, 3.0] and a.data_ptr() == storage and a._version == version + 1
 
 
-def test_exp_overflowing_is_quiet_about_overflow_only():
+def test_quietly_switches_off_the_inf_and_nan_warnings_only():
     values = np.array([-1.0, 0.0, 1000.0], dtype=np.float32)
     settings = np.geterr()
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # an overflow warning would fail here
-        exp_overflowing(values)
+        warnings.simplefilter("error")  # a warning would fail here
+        quietly(np.exp, values, out=values)
+        ratios = quietly(np.divide, np.array([1.0, 0.0]), np.array([0.0, 0.0]))
     assert values[0] == np.exp(np.float32(-1.0)) and values[1] == 1.0 and np.isinf(values[2])
+    assert np.isinf(ratios[0]) and np.isnan(ratios[1])
     assert np.geterr() == settings  # numpy's settings are back as they were
     with np.errstate(under="raise"), pytest.raises(FloatingPointError):  # the user's own rule
-        exp_overflowing(np.array([-1000.0]))
+        quietly(np.exp, np.array([-1000.0]))
+    with pytest.raises(TypeError):  # an error inside leaves the settings as they were
+        quietly(np.exp, "text")
+    assert np.geterr() == settings
 
 
 def test_sigmoid_of_extreme_values_warns_nothing():
