@@ -253,12 +253,14 @@ class TensorCore:
         A result that is not floating point (an integer cast, an argmax) is never recorded:
         it cannot require grad, as in torch.
         """
-        arrays = [t._array for t in inputs]
-        needs = TensorCore._recording(inputs)
-        if needs is None:
+        arrays, needs = [], []  # (_recording's rule, checked in the loop that gathers the arrays:
+        for t in inputs:  # two calls fewer at every op, 2 % of the tiny graph's step)
+            arrays.append(t._array)
+            needs.append(t._requires_grad or t._grad_fn is not None)
+        if not _state.enabled or True not in needs:
             output = inputs[0]._sibling(node.forward(*arrays))
         else:
-            node.needs_input_grad = needs
+            node.needs_input_grad = shared(tuple(needs))  # (see _fast.shared)
             result = node.forward(*arrays)
             output = inputs[0]._sibling(result)
             if result.dtype.kind == "f":
