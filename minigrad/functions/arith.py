@@ -182,9 +182,8 @@ class PowBackward0(Node):
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         dtype = np.float32 if fractional else np.int64 if a.dtype.kind == "b" else a.dtype
-        return quietly(np.power, a.astype(dtype, copy=False), self.exponent).astype(
-            dtype, copy=False
-        )
+        base = a.astype(dtype, copy=False)
+        return quietly(np.power, base, self.exponent).astype(dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         if self.exponent == 0:
