@@ -204,9 +204,10 @@ class _Walk:
         # order, which decides in which order gradients are summed): (-sequence_nr, node).
         # Leaves' nodes share one number and are equal here (AccumulateGrad.__lt__), so the
         # heap's own shape decides between them, as in torch's ready queue (also a binary heap).
-        self.ready = [
-            (-node.sequence_nr, node) for node in root_nodes if node not in self.dependencies
-        ]
+        self.ready = []  # (a plain loop: a comprehension is one more call at every backward)
+        for node in root_nodes:
+            if node not in self.dependencies:
+                self.ready.append((-node.sequence_nr, node))
         heapify(self.ready)
         self.needed = None if targets is None else _needed(root_nodes, targets, accumulate)
         self.target_nodes = None if targets is None else {node: None for node, _ in targets}
