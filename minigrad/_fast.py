@@ -6,7 +6,6 @@ every op (benchmarks/README.md lists what each one buys):
 - `shared(values)`        one copy of each small tuple a node keeps (bounded, see below)
 - `write_in_place(...)`   add_, mul_, zero_ ... write straight into the memory when nothing records
 - `ones_like_array(a)`    the gradient backward starts with, without np.ones' Python steps
-- `sum_axes(a, axes)`     a.sum(axis=axes), without ndarray.sum's Python step
 - `quietly(ufunc, ...)`   a ufunc with inf/nan warnings off, without np.errstate's Python steps
 """
 
@@ -28,7 +27,6 @@ __all__ = [
     "ones_like_array",
     "quietly",
     "shared",
-    "sum_axes",
     "write_in_place",
 ]
 
@@ -77,13 +75,6 @@ def ones_like_array(array: np.ndarray) -> np.ndarray:
     """Ones of `array`'s shape and dtype (np.ones without its Python-level steps: this runs at
     every backward())."""
     return np.array(1, dtype=array.dtype).reshape(array.shape)
-
-
-def sum_axes(array: np.ndarray, axes: tuple[int, ...], keepdims: bool = False) -> np.ndarray:
-    """`array.sum(axis=axes, keepdims=keepdims)`: the same reduction, called directly
-    (ndarray.sum passes through a Python function of numpy's first; this runs in backward
-    wherever an input was broadcast, a Linear layer's bias at every step)."""
-    return np.add.reduce(array, axis=axes, keepdims=keepdims)
 
 
 def quietly(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:

@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 
-from ._fast import sum_axes
 from ._new_tensor import make_tensor
 from .dtypes import from_numpy_dtype
 from .grad_mode import _state, is_anomaly_check_nan_enabled, is_anomaly_enabled
@@ -65,10 +64,10 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
         return grad
     extra = grad.ndim - len(shape)
     if extra > 0:
-        grad = sum_axes(grad, tuple(range(extra)))
+        grad = grad.sum(axis=tuple(range(extra)))
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
     if stretched:
-        grad = sum_axes(grad, stretched, keepdims=True)
+        grad = grad.sum(axis=stretched, keepdims=True)
     return grad.reshape(shape)
 
 

@@ -254,7 +254,7 @@ class TensorCore:
         it cannot require grad, as in torch.
         """
         arrays, needs = [], []  # (_recording's rule, checked in the loop that gathers the arrays:
-        for t in inputs:  # two calls fewer at every op, 2 % of the tiny graph's step)
+        for t in inputs:  # two Python calls fewer at every op)
             arrays.append(t._array)
             needs.append(t._requires_grad or t._grad_fn is not None)
         if not _state.enabled or True not in needs:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP, quietly, sum_axes
+from minigrad._fast import SHARED_TUPLES, SHARED_TUPLES_CAP, quietly
 
 
 def test_shared_tuples_stay_bounded_for_thousands_of_shapes():
@@ -57,12 +57,3 @@ def test_sigmoid_of_extreme_values_warns_nothing():
         assert x.sigmoid().tolist() == [0.0, 0.5, 1.0]
     zero_d = minigrad.tensor(-1000.0, requires_grad=True).sigmoid()
     assert zero_d.item() == 0.0 and zero_d.shape == ()
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
-def test_sum_axes_is_ndarray_sum(dtype):
-    array = (np.arange(24).reshape(2, 3, 4) % 3).astype(dtype)
-    for axes, keepdims in [((0,), False), ((0, 2), True), ((1,), True)]:
-        expected = array.sum(axis=axes, keepdims=keepdims)
-        got = sum_axes(array, axes, keepdims=keepdims)
-        assert got.dtype == expected.dtype and np.array_equal(got, expected)
