@@ -4,6 +4,7 @@ masks), `t[key] = value`, gather and masked_fill."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +37,10 @@ class IndexingMethods(TensorBase):
         a copy (IndexBackward0) for integer or bool array indices."""
         key = self._plain_key(key)
         if not is_basic_index(key):
+            split = _views_first(key, self._array.shape)
+            if split is not None:  # ints, slices or None beside arrays: torch's order
+                view_key, array_key = split
+                return self[view_key][array_key]
             check_mask_shapes(key, self._array.shape)
             try:
                 self._array[key]
@@ -47,16 +52,14 @@ class IndexingMethods(TensorBase):
                 "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                 "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
             )
-        parts = expand_basic_index(key, self.ndim)
-        if not isinstance(key, slice) and all(part == slice(None) for part in parts):
-            return self._apply_view(views.AliasBackward0())  # t[...], t[:, :]; but t[:] slices
-        return self._basic_index(parts)
+        return self._basic_index(expand_basic_index(key, self.ndim), isinstance(key, slice))
 
-    def _basic_index(self, parts: list[object]) -> Tensor:
+    def _basic_index(self, parts: list[object], one_slice: bool = False) -> Tensor:
         """One view per indexed dimension, as torch records them: SliceBackward0 for a slice,
-        SelectBackward0 for an int, UnsqueezeBackward0 for None."""
-        steps = [p for p in parts if p != slice(None)] or [slice(None)]
-        result, dim, step_index, source_dim = self, 0, 0, 0
+        SelectBackward0 for an int, UnsqueezeBackward0 for None. Like torch, a slice that keeps
+        the whole dim (`:`, `0:n`) records nothing, unless it is the whole key (`t[:]`,
+        `one_slice`); a key that leaves everything as it is gives an AliasBackward0."""
+        result, dim, source_dim = self, 0, 0
         for part in parts:
             if part is not None:
                 source_dim += 1
@@ -68,9 +71,9 @@ class IndexingMethods(TensorBase):
                     raise ValueError("slice step cannot be zero")
                 if part.step is not None and part.step < 0:
                     raise ValueError("step must be greater than zero")
-                if part != slice(None) or (steps == [slice(None)] and step_index == 0):
+                size = result._array.shape[dim]
+                if one_slice or part.indices(size) != (0, size, 1):
                     result = result._apply_view(views.SliceBackward0(dim, part))
-                    step_index += 1
                 dim += 1
             elif part is not Ellipsis:
                 size = result._array.shape[dim]
@@ -81,6 +84,8 @@ class IndexingMethods(TensorBase):
                     )
                 node = views.SelectBackward0(dim, int(part) % size)
                 result = result._apply_view(node.showing(index=unsigned(int(part))))
+        if result is self:  # t[...], t[:, :], t[:, 0:n]
+            return self._apply_view(views.AliasBackward0())
         return result
 
     def __setitem__(self, key: object, value: object) -> None:
@@ -147,7 +152,7 @@ class IndexingMethods(TensorBase):
                 f"out of bounds for dimension {axis} with size {size}"
             )
         positions = positions.astype(np.int64) % max(size, 1)
-        return self._apply(views.GatherBackward0(axis, positions), self)
+        return self._apply(views.GatherBackward0(axis, positions).showing(dim=unsigned(dim)), self)
 
     def masked_fill(self, mask: Tensor, value: float | Tensor) -> Tensor:
         """`value` where `mask` is true, self elsewhere (mask: bool, broadcastable to self)."""
@@ -191,6 +196,59 @@ def _is_index_part(part: object) -> bool:
 
 # what an index may be made of (besides None and ...)
 _INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
+
+
+def _views_first(
+    key: object, shape: tuple[int, ...]
+) -> tuple[tuple[object, ...], tuple[object, ...]] | None:
+    """A key that mixes array indices with ints, slices other than `:`, or None, split as torch
+    applies it: first the ints, slices and None, as views (SelectBackward0, SliceBackward0,
+    UnsqueezeBackward0), then the arrays on what is left (IndexBackward0), with `:` where a
+    view was. The shape can differ from numpy's: `t[0, :, [0, 1]]` of a 2 x 3 x 4 tensor is
+    3 x 2 in torch (numpy: 2 x 3). None for a key with nothing to apply first (slices that
+    keep their whole dim record nothing in torch), or with a Python bool (numpy's rules)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(part, bool) for part in parts):
+        return None
+    view_key: list[object] = []
+    array_key: list[object] = []
+    changes = False  # does any view change the tensor?
+    dim = 0  # the dim of `shape` the next part indexes (past the ellipsis: counted from the end)
+    for index, part in enumerate(parts):
+        if part is Ellipsis:
+            view_key.append(part)
+            array_key.append(part)
+            dim = len(shape) - _dims_covered(parts[index + 1 :])
+        elif part is None:
+            view_key.append(part)
+            array_key.append(slice(None))
+            changes = True
+        elif isinstance(part, (int, np.integer)):
+            view_key.append(part)  # its dim is gone before the arrays index
+            changes, dim = True, dim + 1
+        elif isinstance(part, slice):
+            view_key.append(part)
+            array_key.append(slice(None))
+            whole = dim < len(shape) and part.indices(shape[dim]) == (0, shape[dim], 1)
+            changes, dim = changes or not whole, dim + 1
+        else:  # positions or a mask (a list or an array)
+            covered = _dims_covered((part,))
+            view_key += [slice(None)] * covered
+            array_key.append(part)
+            dim += covered
+    return (tuple(view_key), tuple(array_key)) if changes else None
+
+
+def _dims_covered(parts: Sequence[object]) -> int:
+    """How many dims of the tensor these key parts index (a mask: as many as it has)."""
+    count = 0
+    for part in parts:
+        if isinstance(part, (int, np.integer, slice)):
+            count += 1
+        elif part is not None and part is not Ellipsis:
+            positions = np.asarray(part)
+            count += positions.ndim if positions.dtype == np.bool_ else 1
+    return count
 
 
 def _plain_key_part(part: object) -> object:
