@@ -10,12 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from .._new_tensor import make_tensor
 from .._shapes import wrap_dim
 from ..dtypes import kind_word
 from ..graph import Node, Save, unsigned
+from ..versions import SECOND_BACKWARD_MESSAGE
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
-from .views import GradIntoIndex
+from .views import GradIntoIndex, SavesIndices
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -79,12 +81,33 @@ def _kind(array: np.ndarray) -> str:
     return kind_word(array.dtype)
 
 
-class EmbeddingBackward0(Node):
+class EmbeddingBackward0(SavesIndices):
     """embedding(weight, indices) -- weight: zeros with each grad row added at its index."""
+
+    saved_numbers = (
+        "indices",
+        "padding_idx",
+        "scale_grad_by_freq",
+        "sparse",
+        "weight_sym_argsize_0",
+    )
+    scale_grad_by_freq = sparse = False  # (options minigrad does not have: torch's defaults)
 
     def __init__(self, indices: np.ndarray, padding_idx: int | None) -> None:
         self.indices = indices
         self.padding_idx = padding_idx
+
+    def saved_number(self, name: str) -> Any:
+        """The indices as a tensor; the padding row counted from the front, -1 (unsigned) for
+        none, as torch shows them; the number of rows."""
+        rows = self.input_shapes[0][0]
+        if name == "indices":
+            return self.kept_tensor(self.indices)
+        if name == "padding_idx":
+            return unsigned(-1 if self.padding_idx is None else self.padding_idx % rows)
+        if name == "weight_sym_argsize_0":
+            return rows
+        return super().saved_number(name)
 
     def forward(self, weight: np.ndarray) -> np.ndarray:
         rows = weight.shape[0]
@@ -93,6 +116,7 @@ class EmbeddingBackward0(Node):
         return weight[self.indices]
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        self.check_indices()
         # a repeated index collects every contribution; the padding row gets none
         full = record(GradIntoIndex(self.indices, self.input_shapes[0]), grad)
         if self.padding_idx is None:
@@ -281,13 +305,21 @@ REDUCTIONS = ("none", "mean", "sum")
 
 
 class _ReducedLoss(Node):
-    """What the loss nodes share: `_saved_reduction`, the reduction as torch's number."""
+    """What the loss nodes share: `_saved_reduction`, the reduction as torch's number, and the
+    BCE losses' `_saved_weight` / `_saved_pos_weight`: None, or the weights as a tensor."""
 
     saved_numbers = ("reduction",)
 
     def saved_number(self, name: str) -> Any:
         if name == "reduction":
             return REDUCTIONS.index(self.reduction)
+        if name in ("weight", "pos_weight"):
+            weights = getattr(self, name)
+            if weights is None:
+                return None
+            if self.raw_saved("self").freed:  # torch saves the weights with the inputs
+                raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+            return make_tensor(self.tensor_class, weights.copy())
         return super().saved_number(name)
 
 
@@ -310,13 +342,17 @@ class MseLossBackward0(_ReducedLoss):
         return grad_input, -grad_input if self.needs_input_grad[1] else None
 
 
-class NllLossBackward0(Node):
+class NllLossBackward0(SavesIndices, _ReducedLoss):
     """nll_loss(self, target, weight, reduction, ignore_index) -- self: -weight[target] * grad
     at each sample's target class (divided by the total weight for 'mean'), 0 elsewhere.
 
     The integer target is not differentiable, so it is no edge of the graph; it is kept as an
     array. With 'mean' the losses are divided by the total weight of the counted samples.
+    torch keeps the input too (`_saved_self`), so changing it in place makes backward fail.
     """
+
+    saves = (Save("self", input=0),)
+    saved_numbers = ("ignore_index", "reduction", "target", "total_weight", "weight")
 
     def __init__(
         self, target: np.ndarray, weight: np.ndarray | None, ignore_index: int, reduction: str
@@ -325,6 +361,17 @@ class NllLossBackward0(Node):
         self.weight = weight
         self.ignore_index = ignore_index
         self.reduction = reduction
+
+    def saved_number(self, name: str) -> Any:
+        """The target and the total weight as tensors, ignore_index unsigned, as torch shows
+        them (the reduction and the weights: see _ReducedLoss)."""
+        if name == "target":
+            return self.kept_tensor(self.target)
+        if name == "total_weight":
+            return self.kept_tensor(self.total_weight)
+        if name == "ignore_index":
+            return unsigned(self.ignore_index)
+        return super().saved_number(name)
 
     def forward(self, log_probs: np.ndarray) -> np.ndarray:
         x, target = log_probs, self.target
@@ -348,7 +395,8 @@ class NllLossBackward0(Node):
         return np.asarray(total, dtype=x.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        shape = self.input_shapes[0]
+        self.check_indices()
+        shape = self.unpack("self").shape  # (as torch reads it: fails if changed in place)
         rows = 1 if len(shape) == 1 else shape[0]
         per_sample = expand_to(grad, (rows,)) if self.reduction != "none" else grad
         per_sample = per_sample.reshape((rows, 1)) * lift(self.sample_weight[:, None], grad)
@@ -375,6 +423,7 @@ class BinaryCrossEntropyBackward0(_ReducedLoss):
     """
 
     saves = (Save("self", input=0), Save("target", input=1))
+    saved_numbers = ("reduction", "weight")
 
     def __init__(self, weight: np.ndarray | None, reduction: str) -> None:
         self.weight = weight
@@ -416,6 +465,7 @@ class BinaryCrossEntropyWithLogitsBackward0(_ReducedLoss):
     """
 
     saves = (Save("self", input=0), Save("target", input=1))
+    saved_numbers = ("pos_weight", "reduction", "weight")
 
     def __init__(
         self, weight: np.ndarray | None, pos_weight: np.ndarray | None, reduction: str

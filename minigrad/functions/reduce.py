@@ -15,6 +15,7 @@ import numpy as np
 from ..graph import Node, Save
 from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
 from .unary import AbsBackward0, WhereBackward0, sign_or_zero
+from .views import SavesIndices
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
 # view of its one gradient value: no memory written, a whole pass saved at 10^6 elements. Below
@@ -218,14 +219,18 @@ def _share_of_max(a: np.ndarray) -> np.ndarray:
     return (winners / np.count_nonzero(winners)).astype(a.dtype)
 
 
-class MaxBackward0(Node):
+class MaxBackward0(SavesIndices):
     """max(self, dim, keepdim) -- self: value_selecting_reduction_backward(grad, dim, indices):
     the gradient goes to the (first) index of each maximum."""
 
-    saved_numbers = ("dim", "keepdim", "self_sym_sizes")
+    saved_numbers = ("dim", "indices", "keepdim", "self_sym_sizes")
 
     def __init__(self, axis: int | None, keepdim: bool) -> None:
         self.axis, self.keepdim = axis, keepdim  # axis None: a 0-d input
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_indices`: where each maximum is, an int64 tensor, until backward frees it."""
+        return self.kept_tensor(self.indices) if name == "indices" else super().saved_number(name)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         if self.axis is None:
@@ -241,6 +246,7 @@ class MaxBackward0(Node):
         return values
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        self.check_indices()
         if self.axis is None:
             return (grad,)
         shape = self.input_shapes[0]
@@ -323,7 +329,7 @@ class VarBackward0(Node):
     """var(self, dim, correction, keepdim) -- self: grad * 2 * (self - mean) / (N - correction)."""
 
     saves = (Save("self", input=0),)
-    saved_numbers = ("keepdim",)
+    saved_numbers = ("correction", "dim", "keepdim")  # (the first two as given: `showing`)
 
     def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
         self.axes, self.correction, self.keepdim = axes, correction, keepdim
@@ -375,7 +381,7 @@ class LinalgVectorNormBackward0(Node):
     saves = (Save("self", input=0),)
 
     saves_result = True
-    saved_numbers = ("keepdim",)
+    saved_numbers = ("dim", "keepdim", "ord")  # (dim and ord as given: `showing`)
 
     def __init__(self, order: float, axes: tuple[int, ...], keepdim: bool) -> None:
         self.order, self.axes, self.keepdim = order, axes, keepdim

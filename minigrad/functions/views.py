@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from .._new_tensor import make_tensor
 from ..dtypes import result_dtype
-from ..graph import Node, unsigned
+from ..graph import Node, Save, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
 from .formulas import permute, record, sum_keepdim, zeros
 
@@ -338,8 +339,10 @@ class AsStridedBackward0(ViewNode):
 
 
 class SavesIndices(Node):
-    """A node that keeps the index arrays of `t[indices]`: torch saves them as tensors, so they
-    are freed by backward like saved values, and a second backward fails as for any other."""
+    """A node that keeps integer or boolean arrays from its arguments (the indices of `t[i]`,
+    gather's index, masked_fill's mask, max's indices, a loss's target): torch saves them as
+    tensors, so they are freed by backward like saved values, and a second backward fails as
+    for any other. Its backward starts with `check_indices()`."""
 
     indices_freed = False
     frees_state = True
@@ -352,6 +355,11 @@ class SavesIndices(Node):
         """torch's error for a second backward through freed indices."""
         if self.indices_freed:
             raise RuntimeError(SECOND_BACKWARD_MESSAGE)
+
+    def kept_tensor(self, array: np.ndarray) -> Any:
+        """A kept array as torch's `_saved_<name>` shows it, a tensor (torch's error once freed)."""
+        self.check_indices()
+        return make_tensor(self.tensor_class, np.array(array))
 
 
 class IndexBackward0(SavesIndices):
@@ -503,8 +511,14 @@ class SplitWithSizesBackward0(SplitBackward0):
     saved_numbers = ("dim", "self_sym_sizes", "split_sizes")
 
 
-class GatherBackward0(Node):
-    """gather(self, dim, index) -- self: zeros with grad added at index along dim."""
+class GatherBackward0(SavesIndices):
+    """gather(self, dim, index) -- self: zeros with grad added at index along dim.
+
+    torch keeps the input too (`_saved_self`), so changing it in place makes backward fail."""
+
+    saves = (Save("self", input=0),)
+    saved_numbers = ("dim", "index", "sparse_grad")  # (dim as given: `showing`)
+    sparse_grad = False
 
     def __init__(self, axis: int, index: np.ndarray) -> None:
         self.axis, self.index = axis, index
@@ -512,8 +526,13 @@ class GatherBackward0(Node):
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.take_along_axis(a, self.index, axis=self.axis)
 
+    def saved_number(self, name: str) -> Any:
+        return self.kept_tensor(self.index) if name == "index" else super().saved_number(name)
+
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (record(GradIntoGather(self.axis, self.index, self.input_shapes[0]), grad),)
+        self.check_indices()
+        shape = self.unpack("self").shape  # (as torch reads it: fails if changed in place)
+        return (record(GradIntoGather(self.axis, self.index, shape), grad),)
 
 
 class GradIntoGather(Node):
@@ -534,10 +553,19 @@ class GradIntoGather(Node):
         return full
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (record(GatherBackward0(self.axis, self.index), grad),)
+        return (record(GatherBackward0(self.axis, self.index).showing(dim=self.axis), grad),)
 
 
-class MaskedFillBackward1(Node):
+class KeepsMask(SavesIndices):
+    """What masked_fill's two nodes share: the mask, which torch shows as `_saved_mask`."""
+
+    saved_numbers = ("mask",)
+
+    def saved_number(self, name: str) -> Any:
+        return self.kept_tensor(self.mask) if name == "mask" else super().saved_number(name)
+
+
+class MaskedFillBackward1(KeepsMask):
     """masked_fill(self, mask, value: Tensor) -- self: grad where mask is false;
     value: the sum of grad where mask is true."""
 
@@ -548,12 +576,13 @@ class MaskedFillBackward1(Node):
         return np.where(self.mask, value.astype(a.dtype), a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.check_indices()
         mask = np.broadcast_to(self.mask, self.input_shapes[0])
         kept = record(MaskedFillBackward0(mask, 0), grad)
         return kept, (grad - kept).sum()
 
 
-class MaskedFillBackward0(Node):
+class MaskedFillBackward0(KeepsMask):
     """masked_fill(self, mask, value) -- self: grad where mask is false, 0 where it is true."""
 
     def __init__(self, mask: np.ndarray, value: object) -> None:
@@ -563,6 +592,7 @@ class MaskedFillBackward0(Node):
         return np.where(self.mask, np.asarray(self.value, dtype=a.dtype), a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        self.check_indices()
         mask = np.broadcast_to(self.mask, self.input_shapes[0])
         return (record(MaskedFillBackward0(mask, 0), grad),)
 

@@ -32,6 +32,15 @@ def _shown_dims(dim: Any) -> tuple[int, ...] | None:
     return tuple(unsigned(int(d)) for d in dims)
 
 
+def _shown_spread(dim: Any, unbiased: bool | None, correction: float | None) -> dict[str, Any]:
+    """var's and std's dim and correction as torch's node shows them: the correction as given;
+    else, where a dim or `unbiased` was given (torch's older overload), 1 or 0 from `unbiased`;
+    else None. (torch also shows 1 for a `dim=None` given by name, which reads as not given.)"""
+    if correction is None and (dim is not None or unbiased is not None):
+        correction = 0 if unbiased is False else 1
+    return {"dim": _shown_dims(dim), "correction": correction}
+
+
 class MaxResult(NamedTuple):
     """What `t.max(dim)` returns: the values and where they are (torch.return_types.max)."""
 
@@ -243,9 +252,8 @@ class ReductionMethods(TensorBase):
     ) -> Tensor:
         """Variance along `dim` (all by default), dividing by N - correction (1 unless
         `unbiased=False` or `correction=` says otherwise)."""
-        return self._apply(
-            reduce.VarBackward0(*self._spread_args("var", dim, unbiased, correction), keepdim), self
-        )
+        node = reduce.VarBackward0(*self._spread_args("var", dim, unbiased, correction), keepdim)
+        return self._apply(node.showing(**_shown_spread(dim, unbiased, correction)), self)
 
     def std(
         self,
@@ -256,9 +264,8 @@ class ReductionMethods(TensorBase):
         correction: float | None = None,
     ) -> Tensor:
         """Standard deviation: the square root of `var` (same arguments)."""
-        return self._apply(
-            reduce.StdBackward0(*self._spread_args("std", dim, unbiased, correction), keepdim), self
-        )
+        node = reduce.StdBackward0(*self._spread_args("std", dim, unbiased, correction), keepdim)
+        return self._apply(node.showing(**_shown_spread(dim, unbiased, correction)), self)
 
     def _spread_args(
         self, method: str, dim: DimArg, unbiased: bool | None, correction: float | None
@@ -289,7 +296,8 @@ class ReductionMethods(TensorBase):
         order = 2.0 if p == "fro" else float(p)
         axes = normalize_dims(dim, self.ndim)
         node = reduce.LinalgVectorNormBackward0(order, axes, keepdim)
-        return self._apply(node, self)
+        shown_ord = 2 if p == "fro" else p  # torch's node shows p as given
+        return self._apply(node.showing(dim=_shown_dims(dim), ord=shown_ord), self)
 
     def argmax(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         """Index of the maximum (of all elements, or along `dim`); not differentiable."""

@@ -329,7 +329,11 @@ def binary_cross_entropy(
         raise RuntimeError(
             f"Found dtype {target.dtype.torch_kind} but expected {input.dtype.torch_kind}"
         )
-    node = BinaryCrossEntropyBackward0(None if weight is None else weight._array, reduction)
+    weights = None
+    if weight is not None:  # spread over the target's shape first, as torch does (and saves)
+        shape = broadcast_shapes(tuple(target.shape), tuple(weight.shape))
+        weights = np.broadcast_to(weight._array, shape)
+    node = BinaryCrossEntropyBackward0(weights, reduction)
     return apply(node, input, target)
 
 

@@ -6,8 +6,13 @@ torch's, and every one that is not a tensor (a dim, a size, alpha, a bound, the 
 must have torch's value and type: dims as given (a negative one unsigned: -1 reads
 18446744073709551615), sizes as a tuple of ints.
 
-Names torch shows that minigrad does not show yet are listed in NOT_YET with the reason; the
-last test checks that each is really still missing, so the list cannot go stale.
+Names torch shows that minigrad does not show yet are listed in NOT_YET with the reason; a
+test checks that each is really still missing, so the list cannot go stale.
+
+Some nodes keep an integer or boolean array of their arguments (gather's index, masked_fill's
+mask, max's indices, a loss's target) or a loss's weights: torch saves those as tensors, so
+backward frees them like any saved value: a second backward, or a look at `_saved_indices`
+afterwards, gets torch's error (the last tests).
 """
 
 from __future__ import annotations
@@ -19,24 +24,29 @@ import pytest
 
 import minigrad
 
-from .conftest import is_tensor
+from .conftest import describe, error_of, is_tensor
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-# op -> the `_saved_*` names torch shows there that minigrad does not show yet: max's and an
-# index's indices (tensors the node keeps as arrays), BCE's weight (None or a tensor), var's and
-# std's correction and dim and norm's dim and ord (torch keeps them per overload: `var(1)` shows
-# correction 1, `var()` None).
+# op -> the `_saved_*` names torch shows there that minigrad does not show yet: an index's
+# indices (torch shows a tuple with one tensor or None per indexed dim, after its own rewriting
+# of the index; minigrad keeps the numpy key).
 NOT_YET: dict[str, set[str]] = {
-    "a.max(1)": {"indices"},
-    "a.min(-1, keepdim=True)": {"indices"},
-    "a.var(1)": {"correction", "dim"},
-    "a.std()": {"correction", "dim"},
-    "a.norm()": {"dim", "ord"},
     "a[[0, 1]]": {"indices"},
-    "F.binary_cross_entropy": {"weight"},
 }
+
+# Saved tensors compared in full (values, dtype, flags), not only by name: the ones a node keeps
+# as arrays of its arguments, which minigrad turns into tensors when asked.
+COMPARED_IN_FULL = (
+    "_saved_index",
+    "_saved_indices",
+    "_saved_mask",
+    "_saved_pos_weight",
+    "_saved_target",
+    "_saved_total_weight",
+    "_saved_weight",
+)
 
 
 def ops(lib: Any) -> dict[str, Callable[[], Any]]:
@@ -44,6 +54,8 @@ def ops(lib: Any) -> dict[str, Callable[[], Any]]:
     a = lib.ones(2, 3, requires_grad=True) * 1.5
     b = lib.ones(2, 3, requires_grad=True) * 0.5
     functional = lib.nn.functional
+    mask = lib.tensor([[True, False, True], [False, True, False]])
+    target = lib.tensor([0, 2])
     return {
         "a + b": lambda: a + b,
         "add(a, b, alpha=2)": lambda: lib.add(a, b, alpha=2),
@@ -65,8 +77,18 @@ def ops(lib: Any) -> dict[str, Callable[[], Any]]:
         "a.min(-1, keepdim=True)": lambda: a.min(-1, keepdim=True)[0],
         "a.prod(1)": lambda: a.prod(1),
         "a.var(1)": lambda: a.var(1),
+        "a.var()": lambda: a.var(),
+        "a.var(-1, unbiased=False)": lambda: a.var(-1, unbiased=False),
+        "a.var(unbiased=True)": lambda: a.var(unbiased=True),
+        "a.var(correction=2)": lambda: a.var(correction=2),
+        "a.var((0, -1), keepdim=True)": lambda: a.var((0, -1), keepdim=True),
         "a.std()": lambda: a.std(),
+        "a.std(0, correction=0.5)": lambda: a.std(0, correction=0.5),
         "a.norm()": lambda: a.norm(),
+        "a.norm(1)": lambda: a.norm(1),
+        "a.norm(2.0, -1)": lambda: a.norm(2.0, -1),
+        "a.norm(p='fro', dim=(0, 1))": lambda: a.norm(p="fro", dim=(0, 1)),
+        "a.norm(float('inf'), 1)": lambda: a.norm(float("inf"), 1),
         "a.view(3, 2)": lambda: a.view(3, 2),
         "a.t().reshape(6)": lambda: a.t().reshape(6),
         "a.flatten()": lambda: a.flatten(),
@@ -112,7 +134,33 @@ def ops(lib: Any) -> dict[str, Callable[[], Any]]:
         "F.binary_cross_entropy": lambda: functional.binary_cross_entropy(
             a.sigmoid(), b.sigmoid(), reduction="sum"
         ),
+        "F.binary_cross_entropy(weight=)": lambda: functional.binary_cross_entropy(
+            a.sigmoid(), b.detach().sigmoid(), weight=lib.tensor([0.5, 1.0, 2.0])
+        ),
+        "F.binary_cross_entropy_with_logits": lambda: functional.binary_cross_entropy_with_logits(
+            a, b.detach().sigmoid()
+        ),
+        "F.binary_cross_entropy_with_logits(weight=, pos_weight=)": lambda: (
+            functional.binary_cross_entropy_with_logits(
+                a,
+                b.detach().sigmoid(),
+                weight=lib.tensor([0.5, 1.0, 2.0]),
+                pos_weight=lib.tensor([3.0, 1.0, 0.5]),
+            )
+        ),
         "cat": lambda: lib.cat([a, b], dim=-1),
+        "a.gather(-1, index)": lambda: a.gather(-1, lib.tensor([[0, 2], [1, 1]])),
+        "a.masked_fill(mask, 0.0)": lambda: a.masked_fill(mask, 0.0),
+        "a.masked_fill(mask, tensor)": lambda: a.masked_fill(mask, b[0, 0]),
+        "F.nll_loss": lambda: functional.nll_loss(a, target),
+        "F.nll_loss(weight=, ignore_index=1, 'sum')": lambda: functional.nll_loss(
+            a, target, weight=lib.tensor([1.0, 2.0, 3.0]), ignore_index=1, reduction="sum"
+        ),
+        "F.cross_entropy": lambda: functional.cross_entropy(a, target),
+        "F.embedding": lambda: functional.embedding(lib.tensor([1, 0, 1]), a),
+        "F.embedding(padding_idx=-1)": lambda: functional.embedding(
+            lib.tensor([1, 0, 1]), a, padding_idx=-1
+        ),
     }
 
 
@@ -134,6 +182,8 @@ def test_saved_fields_are_torchs(parity: Callable[..., None], op: str) -> None:
             value = getattr(node, name)
             if not is_tensor(value):
                 note(name, (type(value).__name__, value))
+            elif name in COMPARED_IN_FULL:
+                note(name, describe(value))
 
     parity(script)
 
@@ -145,3 +195,71 @@ def test_not_yet_is_still_missing(op: str) -> None:
     for name in NOT_YET[op]:
         assert f"_saved_{name}" in torch_names, f"{op}: torch has no _saved_{name}"
         assert f"_saved_{name}" not in minigrad_names, f"{op}: minigrad shows _saved_{name} now"
+
+
+def kept_arrays(lib: Any) -> dict[str, Callable[[], Any]]:
+    """Ops whose node keeps an array of its arguments, on leaves (nothing else is saved before
+    them, so only what the node itself keeps can make a second backward fail)."""
+    a = lib.tensor([[1.0, 3.0, 2.0], [0.5, -1.0, 4.0]], requires_grad=True)
+    value = lib.tensor(7.0, requires_grad=True)
+    mask = lib.tensor([[True, False, True], [False, True, False]])
+    functional = lib.nn.functional
+    return {
+        "a.max(1)": lambda: a.max(1)[0],
+        "a.min(-1, keepdim=True)": lambda: a.min(-1, keepdim=True)[0],
+        "a.gather(1, index)": lambda: a.gather(1, lib.tensor([[0, 2], [1, 1]])),
+        "a.masked_fill(mask, 0.0)": lambda: a.masked_fill(mask, 0.0),
+        "a.masked_fill(mask, tensor)": lambda: a.masked_fill(mask, value),
+        "a[[0, 1]]": lambda: a[[0, 1]],
+        "F.nll_loss": lambda: functional.nll_loss(a, lib.tensor([0, 2])),
+        "F.embedding": lambda: functional.embedding(lib.tensor([1, 0, 1]), a),
+    }
+
+
+def changed_inputs(lib: Any) -> dict[str, Callable[[Any], Any]]:
+    """Ops that keep their input for backward (torch's `_saved_self`), on a non-leaf input."""
+    functional = lib.nn.functional
+    return {
+        "gather": lambda x: x.gather(1, lib.tensor([[0, 2], [1, 1]])),
+        "nll_loss": lambda x: functional.nll_loss(x, lib.tensor([0, 2])),
+    }
+
+
+@pytest.mark.parametrize("op", list(changed_inputs(minigrad)))
+def test_backward_after_the_kept_input_changed_fails(parity: Callable[..., None], op: str) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        a = lib.tensor([[1.0, 3.0, 2.0], [0.5, -1.0, 4.0]], requires_grad=True)
+        x = a * 1
+        out = changed_inputs(lib)[op](x)
+        x.add_(1)
+        note("backward", error_of(lambda: out.sum().backward()))
+
+    parity(script)
+
+
+@pytest.mark.parametrize("op", list(kept_arrays(minigrad)))
+def test_a_second_backward_through_kept_arrays_fails(parity: Callable[..., None], op: str) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        out = kept_arrays(lib)[op]()
+        note("node", type(out.grad_fn).__name__)
+        out.sum().backward()
+        note("second backward", error_of(lambda: out.sum().backward()))
+        kept = out.grad_fn
+        if "indices" not in NOT_YET.get(op, ()):
+            look = error_of(lambda: getattr(kept, "_saved_indices", None))
+            note("_saved_indices afterwards", look)
+
+    parity(script)
+
+
+def test_saved_weight_after_backward(parity: Callable[..., None]) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        p = lib.tensor([0.2, 0.7, 0.9], requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy(
+            p, lib.tensor([0.0, 1.0, 1.0]), weight=lib.tensor([1.0, 2.0, 3.0])
+        )
+        note("before", describe(loss.grad_fn._saved_weight))
+        loss.backward()
+        note("after", error_of(lambda: loss.grad_fn._saved_weight))
+
+    parity(script)
