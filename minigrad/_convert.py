@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -20,9 +21,11 @@ __all__ = [
     "check_number_fits",
     "check_strides",
     "data_to_array",
+    "dims_indexed",
     "expand_basic_index",
     "index_message",
     "is_basic_index",
+    "torch_index_entries",
     "type_name",
     "warn_scalar_of_grad",
 ]
@@ -254,6 +257,38 @@ def expand_basic_index(key: object, ndim: int) -> list[object]:
         where = parts.index(Ellipsis)
         parts[where : where + 1] = [slice(None)] * (ndim - consumed)
     return parts
+
+
+def dims_indexed(parts: Sequence[object]) -> int:
+    """How many dims of a tensor these index parts take up (a bool mask: as many as it has;
+    None and ... none)."""
+    count = 0
+    for part in parts:
+        if isinstance(part, (int, np.integer, slice)):
+            count += 1
+        elif part is not None and part is not Ellipsis:
+            positions = np.asarray(part)
+            count += positions.ndim if positions.dtype == np.bool_ else 1
+    return count
+
+
+def torch_index_entries(key: object, ndim: int) -> list[np.ndarray | None]:
+    """An index of arrays, `:` and `...` as torch's IndexBackward0 keeps it (`_saved_indices`):
+    one entry per dim up to the last array, the array (a mask: one entry for its dims) or None
+    for a dim left whole."""
+    parts = key if isinstance(key, tuple) else (key,)
+    entries: list[np.ndarray | None] = []
+    for index, part in enumerate(parts):
+        if part is Ellipsis:
+            others = parts[:index] + parts[index + 1 :]
+            entries += [None] * (ndim - dims_indexed(others))
+        elif isinstance(part, slice):
+            entries.append(None)
+        else:
+            entries.append(np.asarray(part))
+    while entries and entries[-1] is None:
+        entries.pop()
+    return entries
 
 
 def check_mask_shapes(key: object, shape: tuple[int, ...]) -> None:

@@ -192,6 +192,9 @@ class Node:
 
     saves_result = False  # ops whose derivative is written with their own output (sigmoid, exp)
     num_outputs = 1  # ops with several outputs (unbind, a custom Function) say how many
+    # which inputs get an edge (`next_functions`) and a gradient from backward; None: all. An
+    # input that is never differentiable is no edge in torch (where's bool condition).
+    edge_inputs: tuple[int, ...] | None = None
     frees_state = False  # True: release_saved also frees state kept outside saved_values
     # Defaults, replaced on the instance when the node is connected to the graph:
     needs_input_grad: tuple[bool, ...] = ()  # empty while the op is not being recorded

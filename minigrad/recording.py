@@ -211,16 +211,18 @@ class TensorCore:
 
     @staticmethod
     def _connect(node: Node, output: TensorCore, inputs: Sequence[TensorCore]) -> None:
-        """Make `node` the grad_fn of `output`: one edge per input, the saved values kept."""
+        """Make `node` the grad_fn of `output`: one edge per input (per input of `edge_inputs`,
+        where the node names them), the saved values kept."""
         edges, shapes, numbers = [], [], None
-        for t in inputs:
+        linked = inputs if node.edge_inputs is None else [inputs[i] for i in node.edge_inputs]
+        for t in linked:
             edge = t._grad_fn
             if edge is None or t._base is not None:  # a leaf, a number or a view: ask _edge
                 edge = t._edge()
             edges.append(edge)
             shapes.append(t._array.shape)
             if t._output_nr:
-                numbers = [u._output_nr for u in inputs]
+                numbers = [u._output_nr for u in linked]
         shapes = tuple(shapes)
         node.next_nodes, node.input_shapes = tuple(edges), shared(shapes)
         if numbers is not None:
@@ -389,10 +391,14 @@ class TensorCore:
         one made in no_grad or inference mode, or one of several outputs (unbind, split)."""
         if self._creation_meta is not None:
             node = self._current_grad_fn()  # (None for a view made under no_grad)
-            name = "" if node is None else node.name().removesuffix("0").removesuffix("Backward")
-            made_by = "" if node is None else f"Output {self._output_nr} of {name}"
+            made_by = "" if node is None else self._made_by(node)
             message = _view_rule_message(self._creation_meta, self._meta_inherited, made_by)
             raise RuntimeError(message)
+
+    def _made_by(self, node: Node) -> str:
+        """'Output 1 of Unbind': this view as torch's messages name it."""
+        name = node.name().removesuffix("0").removesuffix("Backward")
+        return f"Output {self._output_nr} of {name}"
 
     def _write_values(self, values: np.ndarray) -> None:
         """Copy `values` into this tensor's memory (torch's shape and dtype rules), bump version."""
@@ -482,8 +488,13 @@ class TensorCore:
         region out of the base's *current* history.
         """
         if self._base is not None and self._view_version != self._version_counter.value:
-            if self._creation_meta in VIEW_CHANGED_MESSAGES and self._needs_grad():
-                raise RuntimeError(VIEW_CHANGED_MESSAGES[self._creation_meta])
+            meta = self._creation_meta
+            if meta in VIEW_CHANGED_MESSAGES and self._needs_grad():
+                raise RuntimeError(VIEW_CHANGED_MESSAGES[meta])
+            if meta in ("multi_output", "custom_function") and self._grad_fn is not None:
+                # one of several views (unbind), or a custom Function's: no window is made
+                made_by = self._made_by(self._grad_fn)
+                raise RuntimeError(_view_rule_message(meta, False, made_by, base_changed=True))
             self._view_version = self._version_counter.value
             # (also a view made before its base joined the graph through an in-place change)
             if self._grad_fn is not None or self._base._grad_fn is not None:
@@ -506,13 +517,15 @@ class TensorCore:
         return self._base is not None and self._base._needs_grad()
 
 
-def _view_rule_message(meta: str, inherited: bool, made_by: str) -> str:
+def _view_rule_message(meta: str, inherited: bool, made_by: str, base_changed: bool = False) -> str:
     """torch's message for an in-place change of a view it cannot record: one made in no_grad or
     inference mode (or a view of one: `inherited`), one of several views, or one a custom
-    Function returned (`made_by`: 'Output 1 of Unbind', empty for a view without grad_fn)."""
+    Function returned (`made_by`: 'Output 1 of Unbind', empty for a view without grad_fn).
+    `base_changed`: the change was to its base or another view of it, and the view is used."""
     if meta in ("multi_output", "custom_function"):
+        what = "its base or another view of its base has been" if base_changed else "is being"
         start = (
-            f"{made_by} is a view and is being modified inplace."
+            f"{made_by} is a view and {what} modified inplace."
             if made_by
             else "A view was created in no_grad mode and is being modified inplace with grad mode "
             "enabled."

@@ -288,9 +288,10 @@ class PowBackward2(Node):
             return np.power(np.asarray(self.base, dtype=dtype), a.astype(dtype, copy=False))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        exponent = self.unpack("exponent")  # (read as torch reads it: fails if changed in place)
         with np.errstate(**_QUIET):
             if self.base == 0:
-                at_zero = self.unpack("exponent") >= 0
+                at_zero = exponent >= 0
                 return (
                     record(
                         WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * -math.inf

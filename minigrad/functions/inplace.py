@@ -107,7 +107,15 @@ class IndexPutBackward0(SavesIndices):
 
     def forward(self, before: np.ndarray, values: np.ndarray) -> np.ndarray:
         result = before.copy()
-        result[self.key] = values
+        try:
+            result[self.key] = values
+        except ValueError as error:
+            if "broadcast" not in str(error):
+                raise
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast "
+                f"to indexing result of shape {list(result[self.key].shape)}"
+            ) from None
         return result
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

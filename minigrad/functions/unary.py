@@ -21,9 +21,11 @@ _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gi
 
 class WhereBackward0(Node):
     """where(condition, self, other) -- self: where(condition, grad, 0);
-    other: where(condition, 0, grad) (the bool condition gets no gradient)."""
+    other: where(condition, 0, grad). The bool condition is saved, but no edge of the graph:
+    `next_functions` has self's and other's (as torch's)."""
 
     saves = (Save("condition", input=0),)
+    edge_inputs = (1, 2)
 
     def forward(self, condition: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         result = np.where(condition, a, b)
@@ -31,11 +33,10 @@ class WhereBackward0(Node):
             return result.astype(result_dtype(a, b), copy=False)  # torch's promotion
         return result
 
-    def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray | None, np.ndarray | None]:
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         condition = self.unpack("condition")
         _, need_a, need_b = self.needs_input_grad
         return (
-            None,
             record(WhereBackward0(), condition, grad, 0.0) if need_a else None,
             record(WhereBackward0(), condition, 0.0, grad) if need_b else None,
         )

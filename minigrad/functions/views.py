@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._convert import torch_index_entries
 from .._new_tensor import make_tensor
 from ..dtypes import result_dtype
 from ..graph import Node, Save, unsigned
@@ -69,7 +70,12 @@ class GradIntoView(Node):
 
     def forward(self, grad: np.ndarray) -> np.ndarray:
         full = np.zeros(self.shape, dtype=grad.dtype)
-        self.view.view_of(full)[...] = grad
+        region = self.view.view_of(full)
+        if region.flags.writeable:
+            region[...] = grad
+        else:  # an expanded region: one element seen at several places gets the sum of them
+            places = self.view.view_of(np.arange(full.size).reshape(self.shape))
+            np.add.at(full.reshape(-1), places, grad)
         return full
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
@@ -106,6 +112,11 @@ class ViewBackward0(ViewNode):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (grad.reshape(self.input_shapes[0]),)
+
+
+class ReshapeAliasBackward0(ViewBackward0):
+    """_reshape_alias(self, size, stride): what torch's `reshape` records for a view of a tensor
+    that is not contiguous (`t[:, :4].reshape(2, 2, 4)`) -- self: grad.reshape(self.sizes())."""
 
 
 class UnsafeViewBackward0(Node):
@@ -365,10 +376,17 @@ class SavesIndices(Node):
 class IndexBackward0(SavesIndices):
     """index(self, indices) -- self: zeros with grad added at the indices (repeats add up)."""
 
-    saved_numbers = ("self_sym_sizes",)
+    saved_numbers = ("indices", "self_sym_sizes")
 
     def __init__(self, key: object) -> None:
         self.key = key
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_indices` as torch shows it: a tuple, a tensor or None per indexed dim."""
+        if name != "indices":
+            return super().saved_number(name)
+        entries = torch_index_entries(self.key, len(self.input_shapes[0]))
+        return tuple(None if entry is None else self.kept_tensor(entry) for entry in entries)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         return np.array(a[self.key])

@@ -163,8 +163,9 @@ class ArithmeticMethods(TensorBase):
         return self._binary(arith.PowBackward1(), exponent)
 
     def matmul(self, other: object) -> Tensor:
-        """Matrix product, with the node torch records for each pair of shapes: mm, mv, dot, and
-        batched products (any leading dims, broadcast) as bmm then an unsafe view."""
+        """Matrix product, with the node torch records for each pair of shapes: mm, mv, dot;
+        more dims: folded into one mm or mv where torch folds, else bmm (leading dims
+        broadcast), then an unsafe view."""
         other = self._operand(other, "matmul")
         a, b = self, other
         if a.ndim == 0 or b.ndim == 0:
@@ -176,7 +177,7 @@ class ArithmeticMethods(TensorBase):
             kernel = "bmm" if a.ndim > 2 or b.ndim > 2 else _BOOL_KERNELS[(a.ndim, b.ndim)]
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
         if a.ndim > 2 or b.ndim > 2:
-            return _batched_matmul(a, b)
+            return _folded_matmul(a, b) if _should_fold(a, b) else _batched_matmul(a, b)
         if a.ndim == 2 and b.ndim == 2:
             return self._apply(linalg.MmBackward0(), a, b)
         if a.ndim == 2:
@@ -359,6 +360,42 @@ class ArithmeticMethods(TensorBase):
 def _reversed_remainder(a: np.ndarray, number: np.ndarray) -> np.ndarray:
     """number % a, for `number % tensor` (torch does not differentiate it)."""
     return arith.remainder(number, a)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """torch's choice for a tensor of 3 or more dims times one of 1 or 2 (either order): fold
+    the bigger one into a matrix and make one mm (or mv), when the smaller one requires grad
+    (its gradient is then one matrix, not a batch of them to sum) or when folding needs no
+    copy; else the batched product."""
+    big, small = (a._array, b) if a.ndim >= b.ndim else (np.swapaxes(b._array, -2, -1), a)
+    if big.ndim < 3 or small.ndim > 2:
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:  # the product would have to be transposed and copied back
+        return False
+    if big.size == 0:
+        return True
+    strides = [stride // big.itemsize for stride in big.strides]  # (in elements, as torch's)
+    return all(strides[i] == strides[i + 1] * big.shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """`a @ b` as torch folds it (see `_should_fold`): the bigger tensor reshaped to a matrix,
+    one mm (or mv), the result viewed back in the batch's shape (and transposed back, when the
+    bigger tensor was on the right)."""
+    transposed = b.ndim > a.ndim
+    big = b.transpose(-2, -1) if transposed else a
+    small = (a.t() if a.ndim == 2 else a) if transposed else b
+    *rows, k = big.shape
+    folded = big.reshape(math.prod(rows), k)
+    if small.ndim == 1:
+        product = folded._apply(linalg.MvBackward0(), folded, small)
+        return product._apply(views.UnsafeViewBackward0(tuple(rows)), product)
+    product = folded._apply(linalg.MmBackward0(), folded, small)
+    shape = (*rows, small.shape[1])
+    result = product._apply(views.UnsafeViewBackward0(shape), product)
+    return result.transpose(-2, -1).contiguous() if transposed else result
 
 
 def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:

@@ -4,7 +4,6 @@ masks), `t[key] = value`, gather and masked_fill."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -12,12 +11,14 @@ import numpy as np
 from .._convert import (
     check_mask_shapes,
     check_number_fits,
+    dims_indexed,
     expand_basic_index,
     index_message,
     is_basic_index,
     type_name,
 )
 from .._shapes import wrap_dim
+from ..dtypes import kind_word
 from ..functions import views
 from ..functions.inplace import IndexPutBackward0
 from ..graph import unsigned
@@ -94,7 +95,7 @@ class IndexingMethods(TensorBase):
                 f"can't assign a {type_name(value)} to a minigrad.{self.dtype.tensor_type}"
             )
         check_number_fits(value, self._array.dtype)
-        value = self._operand(value, "__setitem__")
+        given, value = value, self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
         if is_basic_index(plain_key) and self._covers_all(plain_key):
             # `t[:] = v`, `t[...] = v`: torch writes into t itself, a 0-d value by fill_
@@ -106,6 +107,18 @@ class IndexingMethods(TensorBase):
         if is_basic_index(plain_key):
             self[key].copy_(value)  # a view of the region, then an in-place copy into it
             return
+        split = _views_first(plain_key, self._array.shape)
+        if split is not None:  # as in t[key]: the views first, then the arrays write into them
+            view_key, array_key = split
+            self[view_key][array_key] = given
+            return
+        fills_mask = value.ndim == 0 and _is_one_mask(plain_key)  # torch: a masked_fill_
+        if isinstance(given, TensorBase) and value.dtype != self.dtype and not fills_mask:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{kind_word(self._array.dtype)} for the destination and "
+                f"{kind_word(value._array.dtype)} for the source."
+            )
         self._apply_inplace(IndexPutBackward0(plain_key), value)
 
     def _covers_all(self, key: object) -> bool:
@@ -198,6 +211,12 @@ def _is_index_part(part: object) -> bool:
 _INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
 
 
+def _is_one_mask(key: object) -> bool:
+    """Whether an index is one bool mask (`t[mask]`), alone or in a tuple of one."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return len(parts) == 1 and isinstance(parts[0], np.ndarray) and parts[0].dtype == np.bool_
+
+
 def _views_first(
     key: object, shape: tuple[int, ...]
 ) -> tuple[tuple[object, ...], tuple[object, ...]] | None:
@@ -218,7 +237,7 @@ def _views_first(
         if part is Ellipsis:
             view_key.append(part)
             array_key.append(part)
-            dim = len(shape) - _dims_covered(parts[index + 1 :])
+            dim = len(shape) - dims_indexed(parts[index + 1 :])
         elif part is None:
             view_key.append(part)
             array_key.append(slice(None))
@@ -232,23 +251,11 @@ def _views_first(
             whole = dim < len(shape) and part.indices(shape[dim]) == (0, shape[dim], 1)
             changes, dim = changes or not whole, dim + 1
         else:  # positions or a mask (a list or an array)
-            covered = _dims_covered((part,))
+            covered = dims_indexed((part,))
             view_key += [slice(None)] * covered
             array_key.append(part)
             dim += covered
     return (tuple(view_key), tuple(array_key)) if changes else None
-
-
-def _dims_covered(parts: Sequence[object]) -> int:
-    """How many dims of the tensor these key parts index (a mask: as many as it has)."""
-    count = 0
-    for part in parts:
-        if isinstance(part, (int, np.integer, slice)):
-            count += 1
-        elif part is not None and part is not Ellipsis:
-            positions = np.asarray(part)
-            count += positions.ndim if positions.dtype == np.bool_ else 1
-    return count
 
 
 def _plain_key_part(part: object) -> object:

@@ -78,7 +78,9 @@ class ViewMethods(TensorBase):
             np.reshape(self._array, size, copy=False)
         except ValueError:
             return self._apply(views.UnsafeViewBackward0(size), self.clone())
-        return self._apply_view(views.ViewBackward0(size))
+        if self.is_contiguous():
+            return self._apply_view(views.ViewBackward0(size))
+        return self._apply_view(views.ReshapeAliasBackward0(size))  # (torch's name for it)
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """`reshape` to `other`'s shape."""

@@ -67,7 +67,9 @@ def _check_reduction(reduction: str) -> None:
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
     """input @ weight.T + bias, recorded with torch's nodes (AddmmBackward0, or MmBackward0).
 
-    Inputs with other than 2 dimensions are flattened to 2-D and reshaped back, as torch does.
+    As torch: an input with other than 2 dimensions is flattened to 2-D and viewed back when it
+    is contiguous and the bias is 1-D; otherwise it is `input @ weight.t()` (matmul's nodes),
+    and the bias is added in place (AddBackward0).
     """
     for position, (name, value) in enumerate((("input", input), ("weight", weight)), start=1):
         if not isinstance(value, Tensor):  # (a list or numpy array is not turned into one)
@@ -91,9 +93,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
                 f"[{input.shape[0]}, {weight.shape[0]}].  Tensor sizes: [{bias.shape[-1]}]"
             )
         return apply(AddmmBackward0(), bias, input, weight.t())
-    leading = tuple(input.shape[:-1])
-    flat = linear(input.reshape(-1, input.shape[-1]), weight, bias)
-    return flat.view(*leading, weight.shape[0])
+    if bias is not None and bias._array.ndim == 1 and input.is_contiguous():
+        leading = tuple(input.shape[:-1])
+        flat = linear(input.reshape(-1, input.shape[-1]), weight, bias)
+        return flat.view(*leading, weight.shape[0])
+    output = input @ weight.t()
+    return output if bias is None else output.add_(bias)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:  # noqa: A002

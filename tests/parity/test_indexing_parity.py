@@ -1,4 +1,5 @@
-"""Indexing with a key that mixes ints, slices or None with arrays, as torch applies it.
+"""Indexing (reading and writing) with a key that mixes ints, slices or None with arrays, as
+torch applies it.
 
 torch applies the ints, slices and None first, as views (SelectBackward0, SliceBackward0,
 UnsqueezeBackward0), then the arrays on what is left (IndexBackward0). The graph shows it, and
@@ -69,5 +70,74 @@ def test_mixed_index_is_applied_in_torchs_order(parity: Callable[..., None], key
         note("nodes", chain(out.grad_fn))
         out.sum().backward()
         note("grad", t.grad.numpy().tolist())
+
+    parity(script)
+
+
+# key -> the value written (its shape follows torch's order of applying the key)
+WRITES: dict[str, tuple[tuple[object, ...], tuple[int, ...] | None]] = {
+    "t[0, :, [0, 1]] = (3, 2)": ((0, slice(None), [0, 1]), (3, 2)),
+    "t[0, :, [0, 1]] = (2, 3)": ((0, slice(None), [0, 1]), (2, 3)),
+    "t[:, 0, [0, 1]] = (2, 2)": ((slice(None), 0, [0, 1]), (2, 2)),
+    "t[[0, 1], 1:3, 0] = (2, 2)": (([0, 1], slice(1, 3), 0), (2, 2)),
+    "t[0, [1, 2]] = (4,)": ((0, [1, 2]), (4,)),
+    "t[[1, 0], :, 1] = 5.0": (([1, 0], slice(None), 1), None),
+    "t[None, 0, [1]] = (1, 1, 4)": ((None, 0, [1]), (1, 1, 4)),
+    "t[[0, 1]] = (1, 3, 4)": (([0, 1],), (1, 3, 4)),
+    "t[[0, 1]] = (3, 3)": (([0, 1],), (3, 3)),
+    "t[[0, 1], [1, 2]] = (3,)": (([0, 1], [1, 2]), (3,)),
+}
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+def test_mixed_index_writes_in_torchs_order(parity: Callable[..., None], write: str) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        a = lib.tensor(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4), requires_grad=True)
+        t = a * 1
+        index, shape = WRITES[write]
+        value = 5.0 if shape is None else lib.arange(float(np.prod(shape))).reshape(shape)
+
+        def assign() -> None:
+            t[index] = value
+
+        failure = error_of(assign)
+        note("error", failure)
+        if failure is not None:
+            return
+        note("values", t.detach().numpy().tolist())
+        note("nodes", chain(t.grad_fn))
+        t.sum().backward()
+        note("grad", a.grad.numpy().tolist())
+
+    parity(script)
+
+
+# value -> what `t[index] = value` does for a float32 `t`: torch writes through an array index
+# only a value of t's own dtype (a Python number is converted; one 0-d value into a mask is a
+# masked_fill, which converts too).
+MISMATCHED: dict[str, tuple[object, Callable[[Any], Any]]] = {
+    "t[[0, 1]] = float64 (3, 4)": (([0, 1],), lambda lib: lib.ones(3, 4, dtype=lib.float64)),
+    "t[[0, 1]] = int64 0-d": (([0, 1],), lambda lib: lib.tensor(5)),
+    "t[[0, 1]] = 5": (([0, 1],), lambda lib: 5),
+    "t[mask] = float64 0-d": ("mask", lambda lib: lib.tensor(5.0, dtype=lib.float64)),
+    "t[mask] = float64 (3, 4)": ("mask", lambda lib: lib.ones(3, 4, dtype=lib.float64)),
+    "t[0, [1]] = float64 (1, 4)": ((0, [1]), lambda lib: lib.ones(1, 4, dtype=lib.float64)),
+}
+
+
+@pytest.mark.parametrize("write", list(MISMATCHED))
+def test_an_array_index_writes_only_its_own_dtype(parity: Callable[..., None], write: str) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        t = lib.zeros(2, 3, 4)
+        index, make_value = MISMATCHED[write]
+        if index == "mask":
+            index = lib.tensor([True, False])
+        value = make_value(lib)
+
+        def assign() -> None:
+            t[index] = value
+
+        note("error", error_of(assign))
+        note("values", t.numpy().tolist())
 
     parity(script)
