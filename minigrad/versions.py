@@ -304,7 +304,8 @@ class SavedTensor:
             made_by = "AsStrided" if self.owner._base is not None else node and node.name()
         if made_by is None:
             return text
-        return f"{text}, which is output 0 of {re.sub(r'Backward[0-9]*$', '', made_by)},"
+        # torch's words for the node: MulBackward0 -> Mul, MaxBackward1 -> Max1
+        return f"{text}, which is output 0 of {re.sub(r'Backward0?(?=[0-9]*$)', '', made_by)},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True): all that is left is

@@ -198,6 +198,7 @@ class MaxBackward1(Node):
     between the elements equal to the maximum (the nan ones, if the maximum is nan)."""
 
     saves = (Save("self", input=0),)
+    saves_result = True
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         if a.size == 0:
@@ -208,13 +209,13 @@ class MaxBackward1(Node):
         return np.asarray(np.max(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad * constant(_share_of_max, self.unpack("self")),)
+        shares = constant(_share_of_max, self.unpack("self"), self.unpack("result"))
+        return (grad * shares,)
 
 
-def _share_of_max(a: np.ndarray) -> np.ndarray:
-    """Each element's share of the gradient of max(a): equal shares for the elements equal to
-    the maximum (the nan ones, if the maximum is nan), 0 for the rest."""
-    top = np.max(a)
+def _share_of_max(a: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Each element's share of the gradient of max(a) (`top`): equal shares for the elements
+    equal to the maximum (the nan ones, if the maximum is nan), 0 for the rest."""
     winners = np.isnan(a) if np.isnan(top) else a == top
     return (winners / np.count_nonzero(winners)).astype(a.dtype)
 
@@ -276,12 +277,13 @@ class MinBackward1(MaxBackward1):
         return np.asarray(np.min(a))
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad * constant(_share_of_min, self.unpack("self")),)
+        shares = constant(_share_of_min, self.unpack("self"), self.unpack("result"))
+        return (grad * shares,)
 
 
-def _share_of_min(a: np.ndarray) -> np.ndarray:
-    """Each element's share of the gradient of min(a) (see _share_of_max)."""
-    return _share_of_max(-a)
+def _share_of_min(a: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """Each element's share of the gradient of min(a) (`bottom`; see _share_of_max)."""
+    return _share_of_max(-a, -bottom)
 
 
 class MinBackward0(MaxBackward0):
@@ -299,6 +301,8 @@ class AmaxBackward0(Node):
     maximum along dim."""
 
     saves = (Save("self", input=0),)
+    saves_result = True
+    saved_numbers = ("dim", "keepdim")  # (dim as given: `showing`)
 
     reduce = staticmethod(np.max)
 
@@ -311,12 +315,14 @@ class AmaxBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         shape = self.input_shapes[0]
         spread = _expand_back(grad, shape, self.axes, self.keepdim)
-        return (spread * constant(self.shares, self.unpack("self")),)
+        extreme = _expand_back(self.unpack("result"), shape, self.axes, self.keepdim)
+        return (spread * constant(self.shares, self.unpack("self"), extreme),)
 
-    def shares(self, a: np.ndarray) -> np.ndarray:
+    def shares(self, a: np.ndarray, extreme: np.ndarray) -> np.ndarray:
         """Each element's share: 1 / (ties along the dims) where it equals the extreme, else 0."""
-        winners = a == self.reduce(a, axis=self.axes, keepdims=True)
-        return (winners / winners.sum(axis=self.axes, keepdims=True)).astype(a.dtype)
+        winners = a == extreme
+        with np.errstate(invalid="ignore"):  # a nan extreme: no winner, 0 / 0, as torch quietly
+            return (winners / winners.sum(axis=self.axes, keepdims=True)).astype(a.dtype)
 
 
 class AminBackward0(AmaxBackward0):
@@ -331,8 +337,11 @@ class VarBackward0(Node):
     saves = (Save("self", input=0),)
     saved_numbers = ("correction", "dim", "keepdim")  # (the first two as given: `showing`)
 
-    def __init__(self, axes: tuple[int, ...], correction: float, keepdim: bool) -> None:
+    def __init__(
+        self, axes: tuple[int, ...], correction: float, keepdim: bool, no_dim: bool = False
+    ) -> None:
         self.axes, self.correction, self.keepdim = axes, correction, keepdim
+        self.no_dim = no_dim  # called without a dim: torch's formula differs when N <= correction
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         count = math.prod(a.shape[i] for i in self.axes)
@@ -352,8 +361,17 @@ class VarBackward0(Node):
         shape = self.input_shapes[0]
         centered = a - sum_keepdim(a, self.axes) / math.prod(shape[i] for i in self.axes)
         spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        divisor = self.divisor(shape)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return (spread * centered * (2 / self.divisor(shape)),)
+            if divisor <= 0 and (self.no_dim or not shape):  # torch: inf; nan where 0 * inf
+                return (spread * constant(_infinite_slopes, centered),)
+            return (spread * centered * (2 / divisor if divisor else math.inf),)
+
+
+def _infinite_slopes(centered: np.ndarray) -> np.ndarray:
+    """var's slope when N - correction <= 0 over every dim, as torch gives it: inf, and nan
+    where the value is the mean."""
+    return np.where(centered == 0, np.nan, np.inf).astype(centered.dtype)
 
 
 class StdBackward0(VarBackward0):

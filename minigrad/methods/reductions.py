@@ -112,12 +112,19 @@ def _check_max_dim(method: str, dim: Any) -> None:
         )
 
 
-def _check_reduction_dim(method: str, size: int, dim: Any) -> None:
-    """amax/amin of an empty tensor need the dims to reduce (there is no maximum of nothing)."""
-    if size == 0 and (dim is None or dim == () or dim == []):
+def _check_reduction_dim(method: str, shape: tuple[int, ...], dim: Any) -> None:
+    """amax/amin of an empty tensor need the dims to reduce, and none of them may be empty
+    (there is no maximum of nothing)."""
+    if math.prod(shape) == 0 and (dim is None or dim == () or dim == []):
         raise RuntimeError(
-            f"{method}(): Expected reduction dim to be specified for input.numel() == 0."
+            f"{method}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
         )
+    if not shape:
+        return
+    for d in (dim,) if isinstance(dim, (int, np.integer)) else dim or ():
+        if shape[wrap_dim(d, len(shape))] == 0:
+            raise IndexError(f"{method}(): Expected reduction dim {d} to have non-zero size.")
 
 
 class ReductionMethods(TensorBase):
@@ -234,13 +241,15 @@ class ReductionMethods(TensorBase):
 
     def amax(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Maximum along `dim` (all dims by default); ties share the gradient."""
-        _check_reduction_dim("amax", self._array.size, dim)
-        return self._apply(reduce.AmaxBackward0(normalize_dims(dim, self.ndim), keepdim), self)
+        _check_reduction_dim("amax", self._array.shape, dim)
+        node = reduce.AmaxBackward0(normalize_dims(dim, self.ndim), keepdim)
+        return self._apply(node.showing(dim=_shown_dims(dim)), self)
 
     def amin(self, dim: DimArg = (), keepdim: bool = False) -> Tensor:
         """Minimum along `dim` (all dims by default); ties share the gradient."""
-        _check_reduction_dim("amin", self._array.size, dim)
-        return self._apply(reduce.AminBackward0(normalize_dims(dim, self.ndim), keepdim), self)
+        _check_reduction_dim("amin", self._array.shape, dim)
+        node = reduce.AminBackward0(normalize_dims(dim, self.ndim), keepdim)
+        return self._apply(node.showing(dim=_shown_dims(dim)), self)
 
     def var(
         self,
@@ -252,7 +261,8 @@ class ReductionMethods(TensorBase):
     ) -> Tensor:
         """Variance along `dim` (all by default), dividing by N - correction (1 unless
         `unbiased=False` or `correction=` says otherwise)."""
-        node = reduce.VarBackward0(*self._spread_args("var", dim, unbiased, correction), keepdim)
+        axes, used = self._spread_args("var", dim, unbiased, correction)
+        node = reduce.VarBackward0(axes, used, keepdim, no_dim=dim is None)
         return self._apply(node.showing(**_shown_spread(dim, unbiased, correction)), self)
 
     def std(
@@ -264,7 +274,8 @@ class ReductionMethods(TensorBase):
         correction: float | None = None,
     ) -> Tensor:
         """Standard deviation: the square root of `var` (same arguments)."""
-        node = reduce.StdBackward0(*self._spread_args("std", dim, unbiased, correction), keepdim)
+        axes, used = self._spread_args("std", dim, unbiased, correction)
+        node = reduce.StdBackward0(axes, used, keepdim, no_dim=dim is None)
         return self._apply(node.showing(**_shown_spread(dim, unbiased, correction)), self)
 
     def _spread_args(

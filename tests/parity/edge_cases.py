@@ -582,6 +582,42 @@ CASES: list[tuple[str, str]] = [
         "anomaly-nan",
         f"{X}; with L.autograd.detect_anomaly(): y = (x - 1).sqrt() * 0\n  y.sum().backward()",
     ),
+    # ---- no degrees of freedom, empty reductions (found by a survey of 0-d and empty inputs) --
+    ("var-0d-grad", f"{S}; s.var().backward(); s.grad"),
+    ("std-0d-grad", f"{S}; s.std().backward(); s.grad"),
+    ("var-dim-0d-grad", f"{S}; s.var(0).backward(); s.grad"),
+    (
+        "var-no-dof-grad",
+        "x = L.tensor([1.0, 2.0], requires_grad=True); x.var(correction=2).backward(); x.grad",
+    ),
+    (
+        "var-dim-no-dof-grad",
+        "x = L.tensor([1.0, 2.0], requires_grad=True); x.var(0, correction=3).backward(); x.grad",
+    ),
+    (
+        "std-no-dof-grad",
+        "x = L.tensor([1.0, 2.0], requires_grad=True); x.std(correction=2).backward(); x.grad",
+    ),
+    (
+        "var-no-dof-equal-grad",
+        "x = L.tensor([1.0, 1.0], requires_grad=True); x.var(correction=2).backward(); x.grad",
+    ),
+    ("amax-empty-dim", "L.zeros(3, 0).amax((0, 1))"),
+    ("amin-empty-dim-negative", "L.zeros(3, 0).amin(-1)"),
+    ("amax-empty-other-dim", "L.zeros(3, 0).amax(0)"),
+    ("amax-empty-no-dim", "L.zeros(0, 3).amax()"),
+    ("amax-0d-dim", "L.tensor(2.0).amax(0)"),
+    (
+        "amax-nan-grad",
+        "x = L.tensor([1.0, float('nan')], requires_grad=True); x.amax().backward(); x.grad",
+    ),
+    ("amin-ties-grad", f"{M}; m.abs().amin(1).sum().backward(); m.grad"),
+    (
+        "min-nan-grad",
+        "x = L.tensor([1.0, float('nan')], requires_grad=True); x.min().backward(); x.grad",
+    ),
+    ("max-result-changed", f"{X}; y = x * 1; r = y.max(); r.add_(1); r.backward()"),
+    ("amax-result-changed", f"{X}; y = x * 1; r = y.amax(); r.mul_(2); r.backward()"),
 ] + _family_dims()
 
 
