@@ -28,7 +28,8 @@ def _promoted(ufunc: np.ufunc, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     if a.dtype == b.dtype:
         return ufunc(a, b)
-    return ufunc(a, b, dtype=result_dtype(a, b))
+    # (torch's dtype may be one numpy would not cast to by itself: uint8 + an int64 0-d tensor)
+    return ufunc(a, b, dtype=result_dtype(a, b), casting="unsafe")
 
 
 class AddBackward0(Node):
@@ -84,7 +85,10 @@ class RsubBackward1(Node):
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         # the number's category may be higher: 1.5 - int tensor is float32, as in torch
-        return (self.number - a).astype(scalar_dtype(self.number, a.dtype), copy=False)
+        dtype = scalar_dtype(self.number, a.dtype)
+        if dtype.kind in "iu":  # the number in the tensor's integer type first (wraps, as torch)
+            return np.asarray(self.number).astype(dtype) - a.astype(dtype, copy=False)
+        return (self.number - a).astype(dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (-grad,)
@@ -206,7 +210,7 @@ class PowBackward1(Node):
         if dtype.kind in "iu" and (b < 0).any():
             return integer_power(a, b, dtype)
         with np.errstate(**_QUIET):
-            return np.power(a, b, dtype=dtype)
+            return np.power(a, b, dtype=dtype, casting="unsafe")  # (as _promoted)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         a, b = self.unpack("self"), self.unpack("exponent")
@@ -282,8 +286,13 @@ class PowBackward2(Node):
         self.base = base
 
     def forward(self, a: np.ndarray) -> np.ndarray:
-        integral = isinstance(self.base, int) and a.dtype.kind in "iub"
-        dtype = np.int64 if integral else float_dtype(a)  # 2 ** int stays int, as in torch
+        if isinstance(self.base, int) and a.dtype.kind in "iub":  # integers stay integers
+            if isinstance(self.base, bool) and a.dtype.kind == "b":
+                raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+            dtype = scalar_dtype(self.base, a.dtype)  # the tensor's (int64 for a bool tensor)
+            base = np.asarray(self.base).astype(dtype)  # (-1 wraps to 255 in uint8, as torch)
+            return integer_power(base, a, dtype)  # (2 ** -1 is 0, as torch)
+        dtype = float_dtype(a)
         with np.errstate(**_QUIET):
             return np.power(np.asarray(self.base, dtype=dtype), a.astype(dtype, copy=False))
 
@@ -314,10 +323,13 @@ def floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a - floor(a / b) * b, elementwise (the sign of b, as Python's %)."""
-    if b.dtype.kind in "iub" and a.dtype.kind in "iub" and np.any(b == 0):
-        raise RuntimeError("ZeroDivisionError")
-    with np.errstate(**_QUIET):
+    if b.dtype.kind in "iub" and a.dtype.kind in "iub":
+        if np.any(b == 0):
+            raise RuntimeError("ZeroDivisionError")
         return _promoted(np.remainder, a, b)
+    with np.errstate(**_QUIET):  # torch's way for floats: fmod, then moved to b's sign (a zero
+        mod = _promoted(np.fmod, a, b)  # keeps a's sign, where numpy's remainder takes b's)
+        return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod).astype(mod.dtype)
 
 
 class NotDifferentiable(Node):

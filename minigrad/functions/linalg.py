@@ -3,6 +3,8 @@ matrix @ matrix is MmBackward0, matrix @ vector MvBackward0, vector @ vector Dot
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..dtypes import from_numpy_dtype, kind_word
@@ -28,6 +30,13 @@ class MmBackward0(Node):
     """mm(self, mat2) -- self: grad @ mat2.T; mat2: self.T @ grad."""
 
     saves = (Save("self", input=0, needed_for=1), Save("mat2", input=1, needed_for=0))
+    saved_numbers = ("mat2_sym_sizes", "self_sym_sizes")
+
+    def saved_number(self, name: str) -> Any:
+        """`_saved_mat2_sym_sizes`: the second input's sizes (the first's: Node's)."""
+        return (
+            tuple(self.input_shapes[1]) if name == "mat2_sym_sizes" else super().saved_number(name)
+        )
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = a.shape, b.shape

@@ -56,6 +56,14 @@ class AddmmBackward0(Node):
     """
 
     saves = (Save("mat1", input=1, needed_for=2), Save("mat2", input=2, needed_for=1))
+    saved_numbers = ("alpha", "beta", "mat1_sym_sizes", "mat2_sym_sizes")
+    alpha = beta = 1  # (minigrad's addmm has no scaling: torch's defaults)
+
+    def saved_number(self, name: str) -> Any:
+        """The matrices' sizes as torch's `_saved_mat1_sym_sizes` / `_saved_mat2_sym_sizes`."""
+        if name in ("mat1_sym_sizes", "mat2_sym_sizes"):
+            return tuple(self.input_shapes[1 if name == "mat1_sym_sizes" else 2])
+        return super().saved_number(name)
 
     def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = mat1.shape, mat2.shape

@@ -77,9 +77,13 @@ _BOOL_KERNELS = {(2, 2): "addmm_impl_cpu_", (2, 1): "addmv_impl_cpu", (1, 1): "d
 _BOOL_KERNELS[(1, 2)] = "addmm_impl_cpu_"
 
 
-def _check_bool_subtraction(a: TensorBase, b: TensorBase) -> None:
-    """torch refuses `-` with a bool tensor on either side (two bools have their own words)."""
-    a_bool, b_bool = a._array.dtype.kind == "b", b._array.dtype.kind == "b"
+def _check_bool_subtraction(a: TensorBase, b: object) -> None:
+    """torch refuses `-` with a bool tensor or a Python bool on either side (two bools have
+    their own words)."""
+    a_bool = a._array.dtype.kind == "b"
+    b_bool = isinstance(b, (bool, np.bool_)) or (
+        isinstance(b, TensorBase) and b._array.dtype.kind == "b"
+    )
     if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
@@ -108,6 +112,8 @@ class ArithmeticMethods(TensorBase):
 
     def sub(self, other: object, alpha: float = 1) -> Tensor:
         """self - alpha * other."""
+        if isinstance(other, (bool, np.bool_)):  # torch: a bool is no number to subtract
+            _check_bool_subtraction(self, other)
         other = self._operand(other, "sub")
         _check_bool_subtraction(self, other)
         _check_alpha(self, other, alpha)
@@ -228,6 +234,8 @@ class ArithmeticMethods(TensorBase):
         return self._binary(arith.AddBackward0(), wrapped)
 
     def __sub__(self, other: object) -> Tensor:
+        if isinstance(other, (bool, np.bool_)):
+            _check_bool_subtraction(self, other)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else self.sub(wrapped)
 
@@ -241,6 +249,8 @@ class ArithmeticMethods(TensorBase):
         return self._binary(arith.MulBackward0(), wrapped)
 
     def __truediv__(self, other: object) -> Tensor:
+        if type(other) is int and self._array.dtype.kind in "iub":  # (uint8 / -1 is -3.0, not
+            other = float(other)  # 3 / 255: the number is not taken into uint8 first)
         wrapped = self._wrap(other)
         return NotImplemented if wrapped is None else self.div(wrapped)
 
@@ -273,7 +283,9 @@ class ArithmeticMethods(TensorBase):
     def __rsub__(self, other: object) -> Tensor:
         if isinstance(other, np.ndarray):
             return NotImplemented
-        if isinstance(other, (numbers.Real, np.number)) and not isinstance(other, bool):
+        if isinstance(other, (bool, np.bool_)):
+            _check_bool_subtraction(self, other)
+        if isinstance(other, (numbers.Real, np.number)):
             if self._array.dtype.kind == "b":
                 raise RuntimeError(BOOL_SUBTRACTION_MESSAGE)
             return self._apply(arith.RsubBackward1(other), self)
