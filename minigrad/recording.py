@@ -35,7 +35,7 @@ from .functions.inplace import CopySlices
 from .functions.views import AsStridedBackward0, ViewChain, ViewNode
 from .grad_mode import _Anomaly, _state
 from .graph import AccumulateGrad, Node, next_sequence_nr
-from .versions import SavedTensor, Storage, VersionCounter
+from .versions import SavedTensor, Storage, VersionCounter, op_words
 from .watch import seen, watchers
 
 __all__ = ["TensorCore"]
@@ -397,8 +397,7 @@ class TensorCore:
 
     def _made_by(self, node: Node) -> str:
         """'Output 1 of Unbind': this view as torch's messages name it."""
-        name = node.name().removesuffix("0").removesuffix("Backward")
-        return f"Output {self._output_nr} of {name}"
+        return f"Output {self._output_nr} of {op_words(node.name())}"
 
     def _write_values(self, values: np.ndarray) -> None:
         """Copy `values` into this tensor's memory (torch's shape and dtype rules), bump version."""

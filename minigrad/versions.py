@@ -36,10 +36,17 @@ __all__ = [
     "SavedTensor",
     "Storage",
     "VersionCounter",
+    "op_words",
     "saved_tensors_hooks",
 ]
 
 _storage_serials = itertools.count()
+
+
+def op_words(node_name: str) -> str:
+    """A node as torch's messages name its op: MulBackward0 -> Mul, MaxBackward1 -> Max1,
+    a custom Function's MyFnBackward -> MyFn."""
+    return re.sub(r"Backward0?(?=[0-9]*$)", "", node_name)
 
 
 class VersionCounter:
@@ -304,8 +311,7 @@ class SavedTensor:
             made_by = "AsStrided" if self.owner._base is not None else node and node.name()
         if made_by is None:
             return text
-        # torch's words for the node: MulBackward0 -> Mul, MaxBackward1 -> Max1
-        return f"{text}, which is output 0 of {re.sub(r'Backward0?(?=[0-9]*$)', '', made_by)},"
+        return f"{text}, which is output 0 of {op_words(made_by)},"
 
     def free(self) -> None:
         """Drop the values (what backward does without retain_graph=True): all that is left is

@@ -73,7 +73,7 @@ class IndexingMethods(TensorBase):
                 if part.step is not None and part.step < 0:
                     raise ValueError("step must be greater than zero")
                 size = result._array.shape[dim]
-                if one_slice or part.indices(size) != (0, size, 1):
+                if one_slice or not _keeps_whole_dim(part, size):
                     result = result._apply_view(views.SliceBackward0(dim, part))
                 dim += 1
             elif part is not Ellipsis:
@@ -130,7 +130,7 @@ class IndexingMethods(TensorBase):
         if len(dims) > self.ndim:
             return False
         for part, size in zip(dims, self._array.shape, strict=False):
-            if part.indices(size) != (0, size, 1):
+            if not _keeps_whole_dim(part, size):
                 return False
         return True
 
@@ -211,6 +211,12 @@ def _is_index_part(part: object) -> bool:
 _INDEX_PARTS = (int, np.integer, slice, list, np.ndarray, TensorBase)
 
 
+def _keeps_whole_dim(part: slice, size: int) -> bool:
+    """Whether a slice keeps all of a dim of `size` (`:`, `0:n`, `::1`): torch records nothing
+    for it."""
+    return part.indices(size) == (0, size, 1)
+
+
 def _is_one_mask(key: object) -> bool:
     """Whether an index is one bool mask (`t[mask]`), alone or in a tuple of one."""
     parts = key if isinstance(key, tuple) else (key,)
@@ -248,7 +254,7 @@ def _views_first(
         elif isinstance(part, slice):
             view_key.append(part)
             array_key.append(slice(None))
-            whole = dim < len(shape) and part.indices(shape[dim]) == (0, shape[dim], 1)
+            whole = dim < len(shape) and _keeps_whole_dim(part, shape[dim])
             changes, dim = changes or not whole, dim + 1
         else:  # positions or a mask (a list or an array)
             covered = dims_indexed((part,))
