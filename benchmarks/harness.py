@@ -104,6 +104,7 @@ class Context:
     baseline_label: str = ""
     # ... and a second copy of it, timed in the same rounds: REF / its copy is this run's noise
     control: ModuleType | None = None
+    frozen_objects: int = 0  # objects a full collection skips (cli.main: gc.freeze)
 
     def timed(
         self,

@@ -75,6 +75,7 @@ def machine_info(ctx: Context) -> dict[str, Any]:
         "blas_threads": {name: os.environ.get(name) for name in ONE_THREAD_ENV},
         "numpy_loaded_before_thread_settings": NUMPY_LOADED_FIRST,
         "gc_enabled_during_timing": gc.isenabled(),
+        "gc_frozen_objects": ctx.frozen_objects,  # what the process held before the first row
         "clock": "time.process_time (CPU time); wall time for viz renders and the course",
         # other work on the machine inflates every figure: a load above the core count shows it
         "load_average_at_start": ctx.load_at_start,
