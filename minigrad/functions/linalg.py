@@ -17,6 +17,16 @@ def _t(matrix: np.ndarray) -> np.ndarray:
     return matrix.T if isinstance(matrix, np.ndarray) else matrix.t()
 
 
+def strides_if_needed(node: Node, number: int) -> tuple[int, ...]:
+    """Input `number`'s strides (in elements) as the product's node noted them, torch's
+    `_saved_<input>_sym_strides`: the layout its gradient is given; `()` when that input needs
+    no gradient, as torch leaves it."""
+    if not node.needs_input_grad[number]:
+        return ()
+    strides, item_size = node.input_strides[number]
+    return tuple(stride // item_size for stride in strides)
+
+
 def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
     if a.dtype != b.dtype:
         raise RuntimeError(
@@ -30,19 +40,24 @@ class MmBackward0(Node):
     """mm(self, mat2) -- self: grad @ mat2.T; mat2: self.T @ grad."""
 
     saves = (Save("self", input=0, needed_for=1), Save("mat2", input=1, needed_for=0))
-    saved_numbers = ("mat2_sym_sizes", "self_sym_sizes")
+    saved_numbers = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides")
+    input_strides: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     def saved_number(self, name: str) -> Any:
-        """`_saved_mat2_sym_sizes`: the second input's sizes (the first's: Node's)."""
-        return (
-            tuple(self.input_shapes[1]) if name == "mat2_sym_sizes" else super().saved_number(name)
-        )
+        """`_saved_mat2_sym_sizes`: the second input's sizes (the first's: Node's); the
+        inputs' strides (`strides_if_needed`)."""
+        if name == "mat2_sym_sizes":
+            return tuple(self.input_shapes[1])
+        if name.endswith("_sym_strides"):
+            return strides_if_needed(self, 0 if name == "self_sym_strides" else 1)
+        return super().saved_number(name)
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         (n, k), (k2, m) = a.shape, b.shape
         if k != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         _check_same_dtype(a, b)
+        self.input_strides = ((a.strides, a.itemsize), (b.strides, b.itemsize))
         return a @ b
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:

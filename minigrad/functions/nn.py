@@ -16,6 +16,7 @@ from ..dtypes import kind_word
 from ..graph import Node, Save, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
 from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
+from .linalg import strides_if_needed
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
 from .views import GradIntoIndex, SavesIndices
 
@@ -56,13 +57,25 @@ class AddmmBackward0(Node):
     """
 
     saves = (Save("mat1", input=1, needed_for=2), Save("mat2", input=2, needed_for=1))
-    saved_numbers = ("alpha", "beta", "mat1_sym_sizes", "mat2_sym_sizes")
+    saved_numbers = (
+        "alpha",
+        "beta",
+        "mat1_sym_sizes",
+        "mat1_sym_strides",
+        "mat2_sym_sizes",
+        "mat2_sym_strides",
+    )
     alpha = beta = 1  # (minigrad's addmm has no scaling: torch's defaults)
+    input_strides: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     def saved_number(self, name: str) -> Any:
-        """The matrices' sizes as torch's `_saved_mat1_sym_sizes` / `_saved_mat2_sym_sizes`."""
-        if name in ("mat1_sym_sizes", "mat2_sym_sizes"):
-            return tuple(self.input_shapes[1 if name == "mat1_sym_sizes" else 2])
+        """The matrices' sizes and strides as torch's `_saved_mat1_sym_sizes`,
+        `_saved_mat2_sym_strides`, ... (strides: `strides_if_needed`)."""
+        number = 1 if name.startswith("mat1") else 2
+        if name.endswith("_sym_sizes"):
+            return tuple(self.input_shapes[number])
+        if name.endswith("_sym_strides"):
+            return strides_if_needed(self, number)
         return super().saved_number(name)
 
     def forward(self, bias: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> np.ndarray:
@@ -73,6 +86,7 @@ class AddmmBackward0(Node):
             raise RuntimeError(
                 f"mat1 and mat2 must have the same dtype, but got {_kind(mat1)} and {_kind(mat2)}"
             )
+        self.input_strides = (((), 1), (mat1.strides, mat1.itemsize), (mat2.strides, mat2.itemsize))
         product = mat1 @ mat2
         if bias.ndim == 1 and bias.dtype == product.dtype:  # Linear's bias: add it in place
             return np.add(product, bias, out=product)

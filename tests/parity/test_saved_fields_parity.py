@@ -29,14 +29,9 @@ from .conftest import describe, error_of, is_tensor
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-# op -> the `_saved_*` names torch shows there that minigrad does not show yet, with the reason:
-# a matrix product's input strides (torch notes them at every product, whether or not it keeps
-# the input; nothing in the course reads them, and the MLP step, two products, is at its speed
-# limit, issue 30).
-NOT_YET: dict[str, set[str]] = {
-    "a @ b.T": {"mat2_sym_strides", "self_sym_strides"},
-    "F.linear(a, b, bias)": {"mat1_sym_strides", "mat2_sym_strides"},
-}
+# op -> the `_saved_*` names torch shows there that minigrad does not show yet, each with the
+# reason (none left: the last were a matrix product's input strides).
+NOT_YET: dict[str, set[str]] = {}
 
 # Saved tensors compared in full (values, dtype, flags), not only by name: the ones a node keeps
 # as arrays of its arguments, which minigrad turns into tensors when asked.
@@ -158,6 +153,15 @@ def ops(lib: Any) -> dict[str, Callable[[], Any]]:
         "cat": lambda: lib.cat([a, b], dim=-1),
         "a @ b.T": lambda: a @ b.T,
         "F.linear(a, b, bias)": lambda: functional.linear(a, b, b[:, 0]),
+        # the strides each product notes: () for an input that needs no gradient
+        "a.detach() @ b.T": lambda: a.detach() @ b.T,
+        "a @ b.detach().T": lambda: a @ b.detach().T,
+        "a.T @ b": lambda: a.T @ b,
+        "a[:, ::2] @ b[:, :2].T": lambda: a[:, ::2] @ b[:, :2].T,
+        "a[:1].expand(2, 3) @ b.T": lambda: a[:1].expand(2, 3) @ b.T,
+        "F.linear(a.detach(), b.T.contiguous().T, b[:, 0])": lambda: functional.linear(
+            a.detach(), b.T.contiguous().T, b[:, 0]
+        ),
         "a[:, [0, 2]]": lambda: a[:, [0, 2]],
         "a[..., [1]]": lambda: a[..., [1]],
         "a[mask]": lambda: a[mask],
