@@ -10,6 +10,7 @@ import math
 import re
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,13 +19,13 @@ from . import dtypes
 __all__ = [
     "SCALAR_OF_GRAD_MESSAGE",
     "check_mask_shapes",
-    "check_number_fits",
     "check_strides",
     "data_to_array",
     "dims_indexed",
     "expand_basic_index",
     "index_message",
     "is_basic_index",
+    "number_in",
     "torch_index_entries",
     "type_name",
     "warn_scalar_of_grad",
@@ -66,21 +67,35 @@ _C_TYPE_NAMES = {
     "int32": "int",
     "int64": "int64_t",
     "uint8": "uint8_t",
+    "float16": "c10::Half",
+    "float32": "float",
 }
 
 
-def check_number_fits(value: object, dtype: np.dtype) -> None:
-    """torch's check when a Python number is written into an integer tensor (`t[i] = v`,
-    `full_like`): nan, inf and numbers out of the dtype's range are refused. uint8 takes a
-    negative number down to -255 (it wraps around, as in torch)."""
-    if dtype.kind not in "iu" or isinstance(value, bool) or not isinstance(value, (int, float)):
-        return
-    limits = np.iinfo(dtype)
-    low = -int(limits.max) if dtype.kind == "u" else int(limits.min)
-    if not (math.isfinite(value) and low <= value <= limits.max):
+def number_in(value: Any, dtype: np.dtype) -> Any:
+    """A Python number as torch writes it into a tensor of `dtype` (`fill_`, `masked_fill`,
+    `full`, `full_like`, a clamp bound, `t[i] = v`), with torch's error for one that does not
+    fit: into an integer dtype, nan, inf and numbers out of its range; into float16 or float32,
+    a finite number beyond its largest (inf and nan fit). Into an integer dtype a float is cut
+    towards 0, and uint8 takes a negative int down to -255, which wraps around (-1 is 255), as
+    C's conversion does. Anything else is returned as it is."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if dtype.kind == "f":
+        largest = float(np.finfo(dtype).max)
+        fits = dtype.itemsize == 8 or not math.isfinite(value) or abs(value) <= largest
+    elif dtype.kind in "iu":
+        limits = np.iinfo(dtype)
+        wraps = dtype.kind == "u" and isinstance(value, int)  # (torch lets a negative float fail)
+        low = -int(limits.max) if wraps else int(limits.min)
+        fits = math.isfinite(value) and low <= value <= limits.max
+    else:
+        return value
+    if not fits:
         raise RuntimeError(
             f"value cannot be converted to type {_C_TYPE_NAMES[dtype.name]} without overflow"
         )
+    return np.array(value).astype(dtype)[()] if dtype.kind in "iu" else value
 
 
 NEGATIVE_STRIDE_MESSAGE = (

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from . import dtypes, random
-from ._convert import check_number_fits, check_strides, data_to_array, type_name
+from ._convert import check_strides, data_to_array, number_in, type_name
 from ._device import check_device
 from ._shapes import check_sizes, shape_args
 from ._tensor import Tensor
@@ -235,6 +235,8 @@ def full(
         fill_value = fill_value.item()
     check_device(device, "full")
     sizes = check_sizes(shape_args((size,), "full"))
+    if dtype is not None:
+        fill_value = number_in(fill_value, dtypes.to_numpy_dtype(dtype, "full"))
     kind = data_to_array(fill_value, dtype)  # the dtype torch gives `fill_value` (and its checks)
     return tensor(np.full(sizes, kind), requires_grad=requires_grad)
 
@@ -298,7 +300,7 @@ def full_like(
     """`fill_value` everywhere, with `input`'s shape and dtype."""
     options = (dtype, device, requires_grad)
     kind = input._array.dtype if dtype is None else dtypes.to_numpy_dtype(dtype, "full_like")
-    check_number_fits(fill_value, kind)
+    fill_value = number_in(fill_value, kind)
     return _like(input, lambda z: np.full_like(z, fill_value), options, "full_like")
 
 

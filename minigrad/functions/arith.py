@@ -185,8 +185,13 @@ class PowBackward0(Node):
         fractional = isinstance(self.exponent, float) and a.dtype.kind != "f"
         if a.dtype.kind in "iub" and not fractional and self.exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        dtype = np.float32 if fractional else np.int64 if a.dtype.kind == "b" else a.dtype
-        base = a.astype(dtype, copy=False)
+        if fractional:
+            dtype = np.dtype(np.float32)
+        elif a.dtype.kind == "b" and not isinstance(self.exponent, bool):
+            dtype = np.dtype(np.int64)  # a bool tensor to an int power counts in int64
+        else:
+            dtype = a.dtype  # (a bool tensor to a bool power stays bool, as in torch)
+        base = a.astype(np.int64 if a.dtype.kind == "b" else dtype, copy=False)
         return quietly(np.power, base, self.exponent).astype(dtype, copy=False)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:

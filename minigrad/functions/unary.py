@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .._convert import number_in
 from .._fast import quietly
 from ..dtypes import float_dtype, result_dtype
 from ..graph import Node, Save
@@ -303,7 +304,9 @@ class ClampBackward1(Node):
             dtype = np.dtype(np.float32)  # a float bound makes an integer tensor float, as torch
         elif dtype.kind == "b":
             dtype = np.dtype(np.int64)  # an int bound makes a bool tensor int64
-        return np.clip(a.astype(dtype, copy=False), self.low, self.high).astype(dtype, copy=False)
+        # (an int bound becomes the integer dtype's value first: -1 is 255 for uint8, as in torch)
+        low, high = number_in(self.low, dtype), number_in(self.high, dtype)
+        return np.clip(a.astype(dtype, copy=False), low, high).astype(dtype, copy=False)
 
     def inside(self, a: np.ndarray) -> np.ndarray:
         """Where `a` lies within the bounds (there the gradient passes)."""

@@ -101,6 +101,9 @@ def _check_alpha(a: TensorBase, b: TensorBase, alpha: object) -> None:
         )
 
 
+BOOL_REMAINDER_MESSAGE = "\"remainder_cpu\" not implemented for 'Bool'"
+
+
 class ArithmeticMethods(TensorBase):
     """+ - * / ** @ // % and their named forms; comparisons; & | ^ ~; where."""
 
@@ -149,7 +152,7 @@ class ArithmeticMethods(TensorBase):
         """self - floor(self / other) * other (`%`, the sign of other, as Python's)."""
         other = self._operand(other, "remainder")
         if self._array.dtype.kind == "b" and other._array.dtype.kind == "b":
-            raise NotImplementedError("\"remainder_cpu\" not implemented for 'Bool'")
+            raise NotImplementedError(BOOL_REMAINDER_MESSAGE)
         if other._wrapped_number:
             return self._apply(arith.RemainderBackward0(other._array), self)
         return self._binary(arith.RemainderBackward1(), other)
@@ -312,6 +315,8 @@ class ArithmeticMethods(TensorBase):
         wrapped = self._wrap(other)
         if wrapped is None:
             return NotImplemented
+        if self._array.dtype.kind == "b" and wrapped._array.dtype.kind == "b":
+            raise NotImplementedError(BOOL_REMAINDER_MESSAGE)
         return self._binary(arith.NotDifferentiable("remainder", _reversed_remainder), wrapped)
 
     def __rpow__(self, base: object) -> Tensor:

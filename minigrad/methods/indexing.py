@@ -10,11 +10,11 @@ import numpy as np
 
 from .._convert import (
     check_mask_shapes,
-    check_number_fits,
     dims_indexed,
     expand_basic_index,
     index_message,
     is_basic_index,
+    number_in,
     type_name,
 )
 from .._shapes import wrap_dim
@@ -94,7 +94,9 @@ class IndexingMethods(TensorBase):
             raise TypeError(
                 f"can't assign a {type_name(value)} to a minigrad.{self.dtype.tensor_type}"
             )
-        check_number_fits(value, self._array.dtype)
+        dtype = self._array.dtype
+        if dtype.kind in "iu" or dtype == np.float32:  # (torch writes inf into float16 here)
+            number_in(value, dtype)  # (for torch's overflow error)
         given, value = value, self._operand(value, "__setitem__")
         plain_key = self._plain_key(key)
         if is_basic_index(plain_key) and self._covers_all(plain_key):
@@ -189,7 +191,7 @@ class IndexingMethods(TensorBase):
                 )
             value = value.item()
         np.broadcast_shapes(mask._array.shape, self._array.shape)
-        return value
+        return number_in(value, self._array.dtype)
 
 
 NON_TUPLE_INDEX_MESSAGE = (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import random
-from .._convert import type_name
+from .._convert import number_in, type_name
 from .._shapes import broadcast_shapes, wrap_dim
 from ..functions import arith, unary, views
 from ..functions.inplace import (
@@ -143,7 +143,7 @@ class InplaceMethods(TensorBase):
                     f"{value.ndim} dimensions."
                 )
             return self._apply_inplace(FillBackward3(), value)  # value gets grad.sum()
-        return self._apply_inplace(FillBackward2(value))
+        return self._apply_inplace(FillBackward2(number_in(value, self._array.dtype)))
 
     def normal_(
         self, mean: float = 0.0, std: float = 1.0, *, generator: random.Generator | None = None

@@ -5,6 +5,10 @@ Python numbers (2, 2.5, True, -1), a tensor of every dtype and 0-d tensors, thro
 % ** < and maximum / clamp, on both sides. numpy's own rules differ in many of these corners
 (uint8 with -1, an int to a negative power, the sign of a zero remainder); the learner gets
 torch's.
+
+The last test writes Python numbers into tensors of every dtype (fill_, masked_fill, full,
+full_like, a clamp bound, `t[i] = v`): torch converts each with a check of its own, refusing a
+number the dtype cannot hold, where numpy wraps, saturates or raises its OverflowError.
 """
 
 from __future__ import annotations
@@ -33,11 +37,9 @@ OPS: dict[str, Callable[[Any, Any], Any]] = {
     "**": lambda a, b: a**b,
     "<": lambda a, b: a < b,
 }
-# (dtype, other, op, order) -> why minigrad differs from torch there
-KNOWN_DIFFERENCES = {
-    ("bool", "True", "%", "number first"): "torch: remainder of two bools is not implemented",
-    ("bool", "True", "**", "tensor first"): "torch keeps bool for a bool tensor ** True",
-}
+# (dtype, other, op, order) -> why minigrad differs from torch there (none left: the last two
+# were `True % bool_tensor` and `bool_tensor ** True`)
+KNOWN_DIFFERENCES: dict[tuple[str, str, str, str], str] = {}
 
 
 def tensor(lib: Any, dtype: str) -> Any:
@@ -74,5 +76,36 @@ def test_arithmetic_between_dtypes(parity: Callable[..., None], dtype: str, seco
                 dtype_name = str(result.dtype).split(".")[-1]
                 # (the sign of a zero too: a remainder's -0. shows when the tensor is printed)
                 note(f"{name} ({order})", (dtype_name, values, np.signbit(values).tolist()))
+
+    parity(script)
+
+
+WRITTEN_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32")
+WRITTEN_NUMBERS = (300, -1, -200, -256, 2**40, 2.7, -2.7, 70000.0, 1e39, float("inf"), float("nan"))
+WRITES: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "clamp(min=v)": lambda lib, t, v: t.clamp(min=v),
+    "clamp(max=v)": lambda lib, t, v: t.clamp(max=v),
+    "clamp(v, v)": lambda lib, t, v: t.clamp(v, v),
+    "fill_(v)": lambda lib, t, v: t.fill_(v),
+    "masked_fill(t > 0, v)": lambda lib, t, v: t.masked_fill(t > 0, v),
+    "full_like(t, v)": lambda lib, t, v: lib.full_like(t, v),
+    "full((2,), v, dtype=)": lambda lib, t, v: lib.full((2,), v, dtype=t.dtype),
+    "t[0] = v": lambda lib, t, v: t.__setitem__(0, v) or t,
+}
+
+
+@pytest.mark.parametrize("dtype", WRITTEN_DTYPES)
+@pytest.mark.parametrize("number", WRITTEN_NUMBERS, ids=repr)
+def test_number_written_into_dtype(parity: Callable[..., None], dtype: str, number: float) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        for name, write in WRITES.items():
+            t = lib.tensor([1, 2], dtype=getattr(lib, dtype))
+            failure = error_of(lambda write=write, t=t: write(lib, t, number))
+            if failure is not None:
+                note(name, failure)
+                continue
+            result = write(lib, t, number)
+            values = np.asarray(result.numpy(), dtype=float)
+            note(name, (str(result.dtype).split(".")[-1], values))
 
     parity(script)
