@@ -1,4 +1,5 @@
-"""Optimizers: SGD and Adam, with torch's update formulas, param_groups and per-parameter state.
+"""Optimizers: SGD, Adam and AdamW, with torch's update formulas, param_groups and per-parameter
+state.
 
 `step()` changes each parameter **in place under `no_grad`**: that is allowed for a leaf that
 requires grad only because nothing is recorded, and it bumps the parameter's version counter.
@@ -21,7 +22,7 @@ from ._tensor import Tensor
 from .creation import tensor
 from .grad_mode import enable_grad, no_grad
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
 
 
 class _Required:
@@ -237,7 +238,7 @@ class Adam(Optimizer):
     """Adam (Kingma & Ba), with torch's bias correction and eps placement.
 
     Per parameter p with gradient g, at step t:
-        g = g + weight_decay * p
+        g = g + weight_decay * p   (or, with decoupled_weight_decay, p = p * (1 - lr * wd))
         m = beta1 * m + (1 - beta1) * g
         v = beta2 * v + (1 - beta2) * g * g
         p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
@@ -253,6 +254,7 @@ class Adam(Optimizer):
         amsgrad: bool = False,
         *,
         maximize: bool = False,
+        decoupled_weight_decay: bool = False,
     ) -> None:
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
@@ -270,6 +272,7 @@ class Adam(Optimizer):
             "weight_decay": weight_decay,
             "amsgrad": amsgrad,
             "maximize": maximize,
+            "decoupled_weight_decay": decoupled_weight_decay,
         }
         super().__init__(params, defaults)
 
@@ -293,7 +296,9 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = _zeros_like(param)
                 state["step"].add_(1)
                 step = state["step"].item()
-                if group["weight_decay"] != 0:
+                if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
+                    param.mul_(1 - group["lr"] * group["weight_decay"])  # AdamW: p shrinks
+                elif group["weight_decay"] != 0:
                     grad = grad.add(param, alpha=group["weight_decay"])
                 exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                 exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
@@ -308,6 +313,34 @@ class Adam(Optimizer):
                     denom = (exp_avg_sq.sqrt() / correction2_sqrt).add_(group["eps"])
                 param.add_(exp_avg / denom, alpha=-step_size)
         return loss
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov & Hutter): each step shrinks the parameter,
+    p = p * (1 - lr * weight_decay), instead of adding weight_decay * p to its gradient. As in
+    torch, this is Adam with `decoupled_weight_decay=True`, and weight_decay defaults to 0.01."""
+
+    def __init__(
+        self,
+        params: Iterable[Tensor] | Iterable[dict[str, Any]],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            maximize=maximize,
+            decoupled_weight_decay=True,
+        )
 
 
 def _copied(value: Any, param: Tensor) -> Any:

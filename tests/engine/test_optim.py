@@ -1,4 +1,5 @@
-"""minigrad.optim: SGD and Adam formulas, param_groups, state, and how step() changes weights."""
+"""minigrad.optim: SGD, Adam and AdamW formulas, param_groups, state, and how step() changes
+weights."""
 
 import math
 
@@ -193,3 +194,22 @@ def test_state_of_a_parameter_not_yet_stepped_is_empty():
     p = leaf([1.0])
     opt = optim.Adam([p])
     assert opt.state[p] == {}
+
+
+def test_adamw_shrinks_the_weight_instead_of_adding_to_the_gradient():
+    # a zero gradient moves nothing through the averages: what is left is the decay itself
+    p = with_grad([2.0, -4.0], [0.0, 0.0])
+    optim.AdamW([p], lr=0.1, weight_decay=0.5).step()
+    assert p.tolist() == pytest.approx([2.0 * 0.95, -4.0 * 0.95])
+    # Adam's coupled decay adds 0.5 * p to the gradient instead: the first step is lr * sign
+    q = with_grad([2.0, -4.0], [0.0, 0.0])
+    optim.Adam([q], lr=0.1, weight_decay=0.5).step()
+    assert q.tolist() == pytest.approx([1.9, -3.9])
+
+
+def test_adamw_is_adam_with_decoupled_weight_decay():
+    p = leaf([1.0])
+    group = optim.AdamW([p]).param_groups[0]
+    assert group["decoupled_weight_decay"] is True
+    assert group["weight_decay"] == 0.01  # (torch's default for AdamW; Adam's is 0)
+    assert isinstance(optim.AdamW([p]), optim.Adam)

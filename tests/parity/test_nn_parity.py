@@ -198,6 +198,9 @@ OPTIMIZERS = [
     ("Adam", {"lr": 0.01}),
     ("Adam", {"lr": 0.02, "betas": (0.5, 0.9), "eps": 1e-6, "weight_decay": 0.05}),
     ("Adam", {"lr": 0.01, "amsgrad": True}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.05, "decoupled_weight_decay": True}),
+    ("AdamW", {"lr": 0.01}),
+    ("AdamW", {"lr": 0.02, "weight_decay": 0.1, "amsgrad": True, "maximize": True}),
 ]
 
 
