@@ -16,7 +16,7 @@ from .._fast import quietly
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node, Save
 from .formulas import constant, record, zeros_like
-from .unary import LogBackward0, WhereBackward0, scaled
+from .unary import LogBackward0, WhereBackward0, minus, scaled
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -157,7 +157,8 @@ class NegBackward0(Node):
 
 
 class ReciprocalBackward0(Node):
-    """reciprocal(self) -- self: -grad * result * result (torch: number / t is this, then mul)."""
+    """reciprocal(self) -- self: -grad * (result * result) (torch: number / t is this, then
+    mul)."""
 
     saves_result = True
 
@@ -167,7 +168,7 @@ class ReciprocalBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         result = self.unpack("result")
-        return (-grad * result * result,)
+        return (-grad * (result * result),)  # (torch's grouping: its graph, its rounding)
 
 
 class PowBackward0(Node):
@@ -221,14 +222,14 @@ class PowBackward1(Node):
         a, b = self.unpack("self"), self.unpack("exponent")
         grad_a = grad_b = None
         with np.errstate(**_QUIET):
+            # (torch's grouping of each formula: its graph under create_graph, its rounding)
             if self.needs_input_grad[0]:
-                grad_a = record(WhereBackward0(), b == 0, 0.0, grad * b * a ** (b - 1))
+                grad_a = record(WhereBackward0(), b == 0, 0.0, grad * (b * a ** minus(b, 1)))
             if self.needs_input_grad[1]:
                 at_zero = (a == 0) & (b >= 0)
                 log_a = record(LogBackward0(), a)
-                grad_b = record(
-                    WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * log_a
-                )
+                spread = self.unpack("result") * log_a
+                grad_b = grad * record(WhereBackward0(), at_zero, 0.0, spread)
         return grad_a, grad_b
 
 
@@ -304,14 +305,11 @@ class PowBackward2(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         exponent = self.unpack("exponent")  # (read as torch reads it: fails if changed in place)
         with np.errstate(**_QUIET):
+            result = self.unpack("result")
             if self.base == 0:
                 at_zero = exponent >= 0
-                return (
-                    record(
-                        WhereBackward0(), at_zero, 0.0, grad * self.unpack("result") * -math.inf
-                    ),
-                )
-            return (grad * self.unpack("result") * float(np.log(self.base)),)
+                return (grad * record(WhereBackward0(), at_zero, 0.0, scaled(result, -math.inf)),)
+            return (grad * scaled(result, float(np.log(self.base))),)
 
     def saved_number(self, name: str) -> Any:
         """`_saved_self` is the number (`self` of torch's pow(Scalar self, Tensor exponent))."""

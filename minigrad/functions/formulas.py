@@ -130,6 +130,12 @@ def permute(value: Any, dims: tuple[int, ...]) -> Any:
     return value.permute(dims)
 
 
+def transposed(matrix: Any) -> Any:
+    """`matrix` transposed: `.T` on arrays; on tensors (create_graph) `t()`, which records
+    torch's TBackward0 as its formulas do (`.T` on a tensor records PermuteBackward0)."""
+    return matrix.T if is_array(matrix) else matrix.t()
+
+
 def zeros(shape: tuple[int, ...], like: Any) -> Any:
     """Zeros of `shape`, in `like`'s dtype and kind (array or tensor): a constant."""
     if is_array(like):

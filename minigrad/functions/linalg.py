@@ -9,12 +9,7 @@ import numpy as np
 
 from ..dtypes import from_numpy_dtype, kind_word
 from ..graph import Node, Save
-
-
-def _t(matrix: np.ndarray) -> np.ndarray:
-    """`matrix` transposed: `.T` on arrays; on tensors (create_graph) `t()`, which records
-    torch's TBackward0 as its formulas do (`.T` on a tensor records PermuteBackward0)."""
-    return matrix.T if isinstance(matrix, np.ndarray) else matrix.t()
+from .formulas import record, transposed
 
 
 def strides_if_needed(node: Node, number: int) -> tuple[int, ...]:
@@ -25,6 +20,32 @@ def strides_if_needed(node: Node, number: int) -> tuple[int, ...]:
         return ()
     strides, item_size = node.input_strides[number]
     return tuple(stride // item_size for stride in strides)
+
+
+def _column_major(node: Node, number: int) -> bool:
+    """Whether input `number` of a matrix product was a column-major matrix (a transposed one:
+    `weight.t()` in `linear`), from the strides and sizes its node noted."""
+    strides, item_size = node.input_strides[number]
+    rows = node.input_shapes[number][0]
+    return strides[0] == item_size and strides[1] == rows * item_size
+
+
+def mat1_gradient(node: Node, number: int, grad: Any, mat2: Any) -> Any:
+    """The gradient of `mat1 @ mat2` for mat1 (input `number` of `node`), as torch's
+    mm_mat1_backward: grad @ mat2.T, computed as (mat2 @ grad.T).T when mat1 was column-major,
+    so that the gradient has mat1's layout (the same graph as torch's under create_graph)."""
+    if _column_major(node, number):
+        return transposed(mat2 @ transposed(grad))
+    return grad @ transposed(mat2)
+
+
+def mat2_gradient(node: Node, number: int, grad: Any, mat1: Any) -> Any:
+    """The gradient of `mat1 @ mat2` for mat2 (input `number` of `node`), as torch's
+    mm_mat2_backward: mat1.T @ grad, computed as (grad.T @ mat1).T when mat2 was column-major
+    (linear's `weight.t()`): the weight's gradient then arrives in the weight's own layout."""
+    if _column_major(node, number):
+        return transposed(transposed(grad) @ mat1)
+    return transposed(mat1) @ grad
 
 
 def _check_same_dtype(a: np.ndarray, b: np.ndarray) -> None:
@@ -63,8 +84,8 @@ class MmBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad
         return (
-            grad @ _t(self.unpack("mat2")) if need_a else None,
-            _t(self.unpack("self")) @ grad if need_b else None,
+            mat1_gradient(self, 0, grad, self.unpack("mat2")) if need_a else None,
+            mat2_gradient(self, 1, grad, self.unpack("self")) if need_b else None,
         )
 
 
@@ -87,8 +108,8 @@ class MvBackward0(Node):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_v = self.needs_input_grad
         return (
-            grad.reshape((-1, 1)) * self.unpack("vec").reshape((1, -1)) if need_a else None,
-            _t(self.unpack("self")) @ grad if need_v else None,
+            grad.reshape((-1, 1)) * self.unpack("vec") if need_a else None,  # (torch's ger)
+            transposed(self.unpack("self")) @ grad if need_v else None,
         )
 
 
@@ -135,7 +156,8 @@ class BmmBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         need_a, need_b = self.needs_input_grad
+        # (bmm itself, not `@`: under create_graph `@` would record matmul's expand and reshape)
         return (
-            grad @ self.unpack("mat2").swapaxes(1, 2) if need_a else None,
-            self.unpack("self").swapaxes(1, 2) @ grad if need_b else None,
+            record(BmmBackward0(), grad, self.unpack("mat2").swapaxes(1, 2)) if need_a else None,
+            record(BmmBackward0(), self.unpack("self").swapaxes(1, 2), grad) if need_b else None,
         )

@@ -15,8 +15,8 @@ from .._shapes import wrap_dim
 from ..dtypes import kind_word
 from ..graph import Node, Save, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
-from .formulas import clamp_min, constant, expand_to, lift, record, sum_keepdim
-from .linalg import strides_if_needed
+from .formulas import clamp_min, constant, lift, record, sum_keepdim, zeros_like
+from .linalg import mat1_gradient, mat2_gradient, strides_if_needed
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
 from .views import GradIntoIndex, SavesIndices
 
@@ -94,8 +94,8 @@ class AddmmBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         _, need_mat1, need_mat2 = self.needs_input_grad
-        grad_mat1 = grad @ self.unpack("mat2").T if need_mat1 else None
-        grad_mat2 = self.unpack("mat1").T @ grad if need_mat2 else None
+        grad_mat1 = mat1_gradient(self, 1, grad, self.unpack("mat2")) if need_mat1 else None
+        grad_mat2 = mat2_gradient(self, 2, grad, self.unpack("mat1")) if need_mat2 else None
         return grad, grad_mat1, grad_mat2
 
 
@@ -292,7 +292,38 @@ class SoftmaxBackward0(Node):
         s = self.unpack("result")
         if s.ndim == 0:
             return (grad * 0,)
-        return (s * (grad - sum_keepdim(grad * s, self.dim)),)
+        return (record(SoftmaxBackwardDataBackward0(self.dim), grad, s),)
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    """_softmax_backward_data(grad_output, output, dim): softmax's backward as an op of its own,
+    output * (grad_output - (grad_output * output).sum(dim)), so that create_graph records
+    torch's node -- grad_output: the same op on grad; output: grad * grad_output
+    - (output * grad_output).sum(dim) * grad - grad_output * (output * grad).sum(dim)."""
+
+    saves = (Save("grad_output", input=0, needed_for=1), Save("output", input=1))
+    saved_numbers = ("dim",)
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
+        return output * (grad_output - sum_keepdim(grad_output * output, self.dim))
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        output = self.unpack("output")
+        grad_output = self.unpack("grad_output") if need_output else None
+        return (
+            record(SoftmaxBackwardDataBackward0(self.dim), grad, output)
+            if need_grad_output
+            else None,
+            grad_output * grad
+            - sum_keepdim(output * grad_output, self.dim) * grad
+            - grad_output * sum_keepdim(output * grad, self.dim)
+            if need_output
+            else None,
+        )
 
 
 class LogSoftmaxBackward0(Node):
@@ -316,10 +347,36 @@ class LogSoftmaxBackward0(Node):
             return x - top - log_total
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        softmax_values = record(ExpBackward0(), self.unpack("result"))
-        if softmax_values.ndim == 0:
+        result = self.unpack("result")
+        if result.ndim == 0:
             return (grad * 0,)
-        return (grad - softmax_values * sum_keepdim(grad, self.dim),)
+        return (record(LogSoftmaxBackwardDataBackward0(self.dim), grad, result),)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    """_log_softmax_backward_data(grad_output, output, dim): log_softmax's backward as an op of
+    its own, grad_output - exp(output) * grad_output.sum(dim), so that create_graph records
+    torch's node -- grad_output: grad - (grad * exp(output)).sum(dim);
+    output: -grad_output.sum(dim) * exp(output) * grad."""
+
+    saves = (Save("grad_output", input=0, needed_for=1), Save("output", input=1))
+    saved_numbers = ("dim",)
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+
+    def forward(self, grad_output: np.ndarray, output: np.ndarray) -> np.ndarray:
+        return grad_output - np.exp(output) * sum_keepdim(grad_output, self.dim)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_output = self.needs_input_grad
+        softmax_values = record(ExpBackward0(), self.unpack("output"))
+        return (
+            grad - sum_keepdim(grad * softmax_values, self.dim) if need_grad_output else None,
+            -sum_keepdim(self.unpack("grad_output"), self.dim) * softmax_values * grad
+            if need_output
+            else None,
+        )
 
 
 # torch's Reduction enum: `_saved_reduction` of a loss's node shows the reduction's place here
@@ -358,10 +415,51 @@ class MseLossBackward0(_ReducedLoss):
         diff = x - target
         return _reduce(diff * diff, self.reduction)
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        diff = self.unpack("self") - self.unpack("target")
-        grad_input = 2 * diff * _reduce_backward(grad, diff.shape, self.reduction)
-        return grad_input, -grad_input if self.needs_input_grad[1] else None
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        # torch's formulas: mse_loss_backward(grad, self, target) and, for the target, the same
+        # with the two swapped (an op of its own, so that create_graph records torch's node)
+        need_self, need_target = self.needs_input_grad
+        x, target = self.unpack("self"), self.unpack("target")
+        return (
+            record(MseLossBackwardBackward0(self.reduction), grad, x, target)
+            if need_self
+            else None,
+            record(MseLossBackwardBackward0(self.reduction), grad, target, x)
+            if need_target
+            else None,
+        )
+
+
+class MseLossBackwardBackward0(_ReducedLoss):
+    """mse_loss_backward(grad_output, self, target): 2 * (self - target) * grad_output (divided
+    by the number of elements for 'mean') -- grad_output: grad * 2 * (self - target), summed
+    for 'mean' and 'sum' (divided as above); self: 2 * grad * grad_output (divided as above);
+    target: the same with the opposite sign."""
+
+    saves = (Save("grad_output", input=0), Save("self", input=1), Save("target", input=2))
+
+    def __init__(self, reduction: str) -> None:
+        self.reduction = reduction
+
+    def forward(self, grad_output: np.ndarray, x: np.ndarray, target: np.ndarray) -> np.ndarray:
+        return 2 * (x - target) * _reduce_backward(grad_output, x.shape, self.reduction)
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, ...]:
+        need_grad_output, need_self, need_target = self.needs_input_grad
+        x, target = self.unpack("self"), self.unpack("target")
+        grad_grad_output = None
+        if need_grad_output:
+            local = _reduce_backward(2 * (x - target), x.shape, self.reduction)
+            grad_grad_output = grad * local if self.reduction == "none" else (grad * local).sum()
+        grad_self = None
+        if need_self or need_target:
+            spread = 2 * grad * self.unpack("grad_output")
+            grad_self = _reduce_backward(spread, x.shape, self.reduction)
+        return (
+            grad_grad_output,
+            grad_self if need_self else None,
+            -grad_self if need_target else None,
+        )
 
 
 class NllLossBackward0(SavesIndices, _ReducedLoss):
@@ -396,6 +494,19 @@ class NllLossBackward0(SavesIndices, _ReducedLoss):
         return super().saved_number(name)
 
     def forward(self, log_probs: np.ndarray) -> np.ndarray:
+        x, safe_target = self.weigh(log_probs)
+        losses = -x[np.arange(x.shape[0]), safe_target] * self.sample_weight
+        if self.reduction == "none":
+            return losses.reshape(log_probs.shape[:-1])
+        total = losses.sum(dtype=x.dtype)
+        if self.reduction == "mean":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                total = total / self.total_weight  # nan when every sample is ignored, as torch
+        return np.asarray(total, dtype=x.dtype)
+
+    def weigh(self, log_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Check the target; note each sample's weight (0 for an ignored one) and their total;
+        return the log-probabilities as rows x classes and the target with 0 where ignored."""
         x, target = log_probs, self.target
         if x.ndim == 1:  # one sample without a batch dimension
             x, target = x[None, :], target.reshape(1)
@@ -407,34 +518,43 @@ class NllLossBackward0(SavesIndices, _ReducedLoss):
         weights = np.ones(x.shape[1], dtype=x.dtype) if self.weight is None else self.weight
         self.sample_weight = (weights[safe_target] * counted).astype(x.dtype)
         self.total_weight = self.sample_weight.sum()
-        losses = -x[np.arange(x.shape[0]), safe_target] * self.sample_weight
-        if self.reduction == "none":
-            return losses.reshape(log_probs.shape[:-1])
-        total = losses.sum(dtype=x.dtype)
-        if self.reduction == "mean":
-            with np.errstate(invalid="ignore", divide="ignore"):
-                total = total / self.total_weight  # nan when every sample is ignored, as torch
-        return np.asarray(total, dtype=x.dtype)
+        return x, safe_target
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         self.check_indices()
-        shape = self.unpack("self").shape  # (as torch reads it: fails if changed in place)
-        rows = 1 if len(shape) == 1 else shape[0]
-        per_sample = expand_to(grad, (rows,)) if self.reduction != "none" else grad
-        per_sample = per_sample.reshape((rows, 1)) * lift(self.sample_weight[:, None], grad)
+        log_probs = self.unpack("self")  # (as torch reads it: fails if changed in place)
+        node = NllLossBackwardBackward0(self.target, self.weight, self.ignore_index, self.reduction)
+        return (record(node, grad, log_probs),)
+
+
+class NllLossBackwardBackward0(NllLossBackward0):
+    """nll_loss_backward(grad_output, self, target, ...): nll_loss's backward as an op of its
+    own, so that create_graph records torch's node -- grad_output: nll_loss(grad, target, ...);
+    self: zeros (the gradient does not depend on the log-probabilities' values)."""
+
+    saves = ()
+    saved_numbers = ("ignore_index", "reduction", "target", "weight")
+
+    def forward(self, grad_output: np.ndarray, log_probs: np.ndarray) -> np.ndarray:
+        shape = log_probs.shape
+        x, safe_target = self.weigh(log_probs)
+        rows = x.shape[0]
+        per_sample = grad_output if self.reduction == "none" else np.broadcast_to(grad_output, rows)
+        per_sample = per_sample.reshape((rows, 1)) * self.sample_weight[:, None]
         if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
                 per_sample = per_sample / float(self.total_weight)
-        return ((-per_sample * constant(self.target_mask, per_sample)).reshape(shape),)
+        at_target = np.zeros(x.shape, dtype=per_sample.dtype)  # 1 at each sample's class
+        at_target[np.arange(rows), safe_target] = 1  # (an ignored sample's weight is 0)
+        return (-per_sample * at_target).reshape(shape)
 
-    def target_mask(self, like: np.ndarray) -> np.ndarray:
-        """1 at each sample's target class, 0 elsewhere: rows x classes."""
-        shape = self.input_shapes[0]
-        rows = like.shape[0]
-        target = self.target.reshape(rows)
-        mask = np.zeros((rows, shape[-1]), dtype=like.dtype)
-        mask[np.arange(rows), np.where(target != self.ignore_index, target, 0)] = 1
-        return mask
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        need_grad_output, need_log_probs = self.needs_input_grad
+        loss = NllLossBackward0(self.target, self.weight, self.ignore_index, self.reduction)
+        return (
+            record(loss, grad) if need_grad_output else None,
+            zeros_like(grad) if need_log_probs else None,
+        )
 
 
 class BinaryCrossEntropyBackward0(_ReducedLoss):

@@ -105,7 +105,7 @@ class Log1PBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         with np.errstate(**_QUIET):
-            return (grad / (self.unpack("self") + 1),)
+            return (grad / plus(self.unpack("self"), 1),)
 
 
 class MulBackward1(Node):
@@ -123,6 +123,50 @@ class MulBackward1(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (scaled(grad, self.other),)
+
+
+class AddBackward1(Node):
+    """add(self, other: number) -- self: grad. What a derivative formula records when it adds
+    a number under create_graph=True (`t + 1` written by a user is AddBackward0, as in torch)."""
+
+    def __init__(self, other: float) -> None:
+        self.other = other
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return a + self.other
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
+
+class SubBackward1(Node):
+    """sub(self, other: number) -- self: grad. What a derivative formula records when it
+    subtracts a number under create_graph=True (`t - 1` by a user is SubBackward0)."""
+
+    def __init__(self, other: float) -> None:
+        self.other = other
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return a - self.other
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (grad,)
+
+
+def minus(value: np.ndarray, number: float) -> np.ndarray:
+    """`value - number` inside a derivative formula: on arrays the difference, on tensors (while
+    create_graph records) a SubBackward1 node, as torch's formulas record it."""
+    if is_array(value):
+        return value - number
+    return record(SubBackward1(number), value)
+
+
+def plus(value: np.ndarray, number: float) -> np.ndarray:
+    """`value + number` inside a derivative formula: on arrays the sum, on tensors (while
+    create_graph records) an AddBackward1 node, as torch's formulas record it."""
+    if is_array(value):
+        return value + number
+    return record(AddBackward1(number), value)
 
 
 def scaled(value: np.ndarray, number: float) -> np.ndarray:
@@ -259,8 +303,11 @@ class SqrtBackward0(Node):
 
 
 def sign_or_zero(values: np.ndarray) -> np.ndarray:
-    """The sign of each value, 0 for 0 and for nan (torch's sgn in the backward of abs)."""
-    return np.nan_to_num(np.sign(values), nan=0.0)
+    """The sign of each value, 0 for 0 and for nan (torch's sgn in the backward of abs): on
+    tensors (create_graph) a recorded sgn, an SgnBackward0 node, as in torch's formula."""
+    if is_array(values):
+        return np.nan_to_num(np.sign(values), nan=0.0)
+    return record(SgnBackward0(), values)
 
 
 class AbsBackward0(Node):
@@ -272,7 +319,7 @@ class AbsBackward0(Node):
         return np.abs(a)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad * constant(sign_or_zero, self.unpack("self")),)
+        return (grad * sign_or_zero(self.unpack("self")),)
 
 
 class SignBackward0(Node):
@@ -285,6 +332,10 @@ class SignBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         return (zeros_like(grad),)
+
+
+class SgnBackward0(SignBackward0):
+    """sgn(self): for real numbers the same as sign -- self: zeros_like(grad)."""
 
 
 class ClampBackward1(Node):
@@ -324,7 +375,8 @@ class ClampBackward1(Node):
         return super().saved_number(name)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad * constant(self.inside, self.unpack("self")),)
+        inside = constant(self.inside, self.unpack("self"))
+        return (record(WhereBackward0(), inside, grad, 0.0),)  # (torch's clamp_backward)
 
 
 class ClampBackward0(Node):

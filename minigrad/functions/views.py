@@ -22,7 +22,7 @@ from .._new_tensor import make_tensor
 from ..dtypes import result_dtype
 from ..graph import Node, Save, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
-from .formulas import permute, record, sum_keepdim, zeros
+from .formulas import is_array, permute, record, sum_keepdim, transposed, zeros
 
 
 class ViewNode(Node):
@@ -174,6 +174,9 @@ class TBackward0(TransposeBackward0):
 
     saved_numbers = ()  # (torch's TBackward0 shows no dims)
 
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        return (transposed(grad),)  # (under create_graph a TBackward0, as torch's formula)
+
 
 class SliceBackward0(ViewNode):
     """slice(self, dim, start, end, step) -- self: grad written into the slice of zeros."""
@@ -275,8 +278,20 @@ class UnsqueezeBackward0(ViewNode):
         return (grad.squeeze(self.dim),)
 
 
+def unsqueeze_to(grad: Any, dims: Sequence[int], sizes: tuple[int, ...]) -> Any:
+    """`grad` of a squeeze, given back the dims among `dims` that had size 1 in `sizes` (torch's
+    unsqueeze_to): a reshape on arrays; on tensors (create_graph) one `unsqueeze` per dim,
+    lowest first, so the graph has torch's UnsqueezeBackward0 nodes."""
+    if is_array(grad):
+        return grad.reshape(sizes)
+    for dim in dims:
+        if sizes[dim] == 1:
+            grad = grad.unsqueeze(dim)
+    return grad
+
+
 class SqueezeBackward0(ViewNode):
-    """squeeze(self) -- self: grad.reshape(self.sizes())."""
+    """squeeze(self) -- self: unsqueeze_to(grad, self.sizes())."""
 
     saved_numbers = ("self_sym_sizes",)
 
@@ -284,11 +299,12 @@ class SqueezeBackward0(ViewNode):
         return np.squeeze(array)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
+        sizes = self.input_shapes[0]
+        return (unsqueeze_to(grad, range(len(sizes)), sizes),)
 
 
 class SqueezeBackward1(ViewNode):
-    """squeeze(self, dim) -- self: grad.reshape(self.sizes())."""
+    """squeeze(self, dim) -- self: unsqueeze_to(grad, dim, self.sizes())."""
 
     saved_numbers = ("dim", "self_sym_sizes")
 
@@ -301,7 +317,8 @@ class SqueezeBackward1(ViewNode):
         return np.squeeze(array, self.dim)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (grad.reshape(self.input_shapes[0]),)
+        dims = () if self.dim is None else (self.dim,)
+        return (unsqueeze_to(grad, dims, self.input_shapes[0]),)
 
 
 class SqueezeBackward4(SqueezeBackward1):

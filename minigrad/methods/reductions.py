@@ -188,6 +188,8 @@ class ReductionMethods(TensorBase):
             )
         if tuple(target) == own:
             return self  # type: ignore[return-value]
+        if not target:
+            return self.sum()  # (SumBackward0, as torch's sum_to for a 0-d shape)
         axes = tuple(range(lead)) + tuple(
             lead + i for i, n in enumerate(target) if n == 1 and own[lead + i] != 1
         )

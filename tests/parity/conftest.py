@@ -47,6 +47,24 @@ def next_names(node: Any) -> list[str | None]:
     return [node_name(next_node) for next_node, _ in node.next_functions]
 
 
+def graph_nodes(value: Any) -> list[tuple[str | None, list[str | None]]]:
+    """Every node reachable from `value.grad_fn`, depth first, each once: its name and the names
+    in its `next_functions`, as printing the nodes shows them."""
+    seen: set[int] = set()
+    found = []
+
+    def visit(node: Any) -> None:
+        if node is None or id(node) in seen:
+            return
+        seen.add(id(node))
+        found.append((node_name(node), next_names(node)))
+        for next_node, _ in node.next_functions:
+            visit(next_node)
+
+    visit(value.grad_fn)
+    return found
+
+
 def first_sentence(message: str) -> str:
     """The message up to the first '. ', with torch's module name replaced by minigrad's."""
     message = message.replace("torch.", "minigrad.")

@@ -1,5 +1,7 @@
 """The graph an op records, node by node, as torch's: matmul's choice between mm, mv and bmm,
-`linear`'s fused and unfused forms, `reshape` of a view, `where`'s edges.
+`linear`'s fused and unfused forms, `reshape` of a view, `where`'s edges; and the graph
+`create_graph=True` records for each one's gradients (a product's gradient follows its input's
+layout: `(grad.t() @ x).t()` for linear's `weight.t()`, as torch's mm_mat2_backward).
 
 For each expression: every node reachable from the result (class name and the class names of
 its `next_functions`, in order), the result's shape, `_version` and values, and the leaves'
@@ -17,27 +19,10 @@ import pytest
 
 import minigrad
 
+from .conftest import graph_nodes
+
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
-
-
-def nodes(result: Any) -> list[tuple[str, list[str | None]]]:
-    """Every node reachable from `result.grad_fn`, depth first, each once."""
-    seen: set[int] = set()
-    found = []
-
-    def visit(node: Any) -> None:
-        if node is None or id(node) in seen:
-            return
-        seen.add(id(node))
-        found.append(
-            (type(node).__name__, [m and type(m).__name__ for m, _ in node.next_functions])
-        )
-        for next_node, _ in node.next_functions:
-            visit(next_node)
-
-    visit(result.grad_fn)
-    return found
 
 
 def leaf(lib: Any, shape: tuple[int, ...], requires_grad: bool = True, shift: float = 0) -> Any:
@@ -72,6 +57,13 @@ def expressions(lib: Any) -> dict[str, Callable[[], tuple[Any, list[Any]]]]:
 
         return run
 
+    def product(left: Callable[[Any], Any], right: Callable[[Any], Any], shapes: tuple):
+        def run() -> tuple[Any, list[Any]]:
+            a, b = leaf(lib, shapes[0]), leaf(lib, shapes[1], shift=0.5)
+            return left(a) @ right(b), [a, b]
+
+        return run
+
     def where() -> tuple[Any, list[Any]]:
         a, b = leaf(lib, (2, 3)), leaf(lib, (3,), shift=1.0)
         return lib.where(a > 0, a * a, b), [a, b]
@@ -100,6 +92,10 @@ def expressions(lib: Any) -> dict[str, Callable[[], tuple[Any, list[Any]]]]:
         "a.reshape(24)": reshaped(lambda a: a.reshape(24)),
         "a.T.reshape(24)": reshaped(lambda a: a.T.reshape(24)),
         "where(a > 0, a * a, b)": where,
+        "a @ b.T": product(lambda a: a, lambda b: b.T, ((3, 4), (5, 4))),
+        "a.T @ b": product(lambda a: a.T, lambda b: b, ((4, 3), (4, 5))),
+        "column-major a @ b": product(lambda a: a.T.contiguous().T, lambda b: b, ((3, 4), (4, 5))),
+        "a.t() @ b.t()": product(lambda a: a.t(), lambda b: b.t(), ((4, 3), (5, 4))),
     }
 
 
@@ -107,12 +103,25 @@ def expressions(lib: Any) -> dict[str, Callable[[], tuple[Any, list[Any]]]]:
 def test_op_records_torchs_graph(parity: Callable[..., None], name: str) -> None:
     def script(lib: Any, note: Callable[[str, Any], None]) -> None:
         result, leaves = expressions(lib)[name]()
-        note("nodes", nodes(result))
+        note("nodes", graph_nodes(result))
         note("shape", list(result.shape))
         note("_version", result._version)
         note("values", result.detach().numpy().copy())
         result.sum().backward()
         for index, tensor in enumerate(leaves):
             note(f"grad {index}", tensor.grad.numpy().copy())
+
+    parity(script)
+
+
+@pytest.mark.parametrize("name", list(expressions(minigrad)))
+def test_gradient_graph_is_torchs(parity: Callable[..., None], name: str) -> None:
+    def script(lib: Any, note: Callable[[str, Any], None]) -> None:
+        result, leaves = expressions(lib)[name]()
+        grads = lib.autograd.grad((result * result).sum(), leaves, create_graph=True)
+        for index, grad in enumerate(grads):
+            note(f"grad {index} nodes", graph_nodes(grad))
+            note(f"grad {index} contiguous", grad.is_contiguous())
+            note(f"grad {index}", grad.detach().numpy().copy())
 
     parity(script)
