@@ -234,6 +234,7 @@ class Node:
     _saved_target = SavedAttribute("target")
     _saved_condition = SavedAttribute("condition")
     _saved_grad_output = SavedAttribute("grad_output")
+    _saved_accumulate = SavedAttribute("accumulate")
     _saved_output = SavedAttribute("output")
     # ... and for the numbers a node keeps (its `saved_numbers`, read by `saved_number`):
     _saved_alpha = SavedAttribute("alpha")

@@ -18,7 +18,7 @@ from ..versions import SECOND_BACKWARD_MESSAGE
 from .formulas import clamp_min, constant, lift, record, sum_keepdim, zeros_like
 from .linalg import mat1_gradient, mat2_gradient, strides_if_needed
 from .unary import AbsBackward0, ExpBackward0, Log1PBackward0, LogBackward0, WhereBackward0
-from .views import GradIntoIndex, SavesIndices
+from .views import IndexBackward0, SavesIndices
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -119,10 +119,14 @@ class EmbeddingBackward0(SavesIndices):
         self.indices = indices
         self.padding_idx = padding_idx
 
+    def rows(self) -> int:
+        """The number of rows of the weight (the embedding's vocabulary)."""
+        return self.input_shapes[0][0]
+
     def saved_number(self, name: str) -> Any:
         """The indices as a tensor; the padding row counted from the front, -1 (unsigned) for
         none, as torch shows them; the number of rows."""
-        rows = self.input_shapes[0][0]
+        rows = self.rows()
         if name == "indices":
             return self.kept_tensor(self.indices)
         if name == "padding_idx":
@@ -139,17 +143,44 @@ class EmbeddingBackward0(SavesIndices):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         self.check_indices()
-        # a repeated index collects every contribution; the padding row gets none
-        full = record(GradIntoIndex(self.indices, self.input_shapes[0]), grad)
-        if self.padding_idx is None:
-            return (full,)
-        return (full * constant(self.outside_padding, full),)
+        rows = self.rows()
+        return (
+            record(EmbeddingDenseBackwardBackward0(self.indices, self.padding_idx, rows), grad),
+        )
 
-    def outside_padding(self, like: np.ndarray) -> np.ndarray:
-        """1 everywhere but the padding row."""
-        mask = np.ones(like.shape, dtype=like.dtype)
-        mask[self.padding_idx] = 0
-        return mask
+
+class EmbeddingDenseBackwardBackward0(EmbeddingBackward0):
+    """embedding_dense_backward(grad, indices, num_weights, padding_idx): embedding's backward
+    as an op of its own, so that create_graph records torch's node: zeros of the weight's shape
+    with each grad row added at its index (a repeated index collects every contribution), the
+    padding row left at 0 -- grad: the rows at the indices (0 for the padding row)."""
+
+    saved_numbers = ("indices", "padding_idx")
+
+    def __init__(self, indices: np.ndarray, padding_idx: int | None, rows: int) -> None:
+        super().__init__(indices, padding_idx)
+        self.weight_rows = rows
+
+    def rows(self) -> int:
+        return self.weight_rows
+
+    def forward(self, grad: np.ndarray) -> np.ndarray:
+        full = np.zeros((self.weight_rows, grad.shape[-1]), dtype=grad.dtype)
+        np.add.at(full, self.indices, grad)
+        if self.padding_idx is not None:
+            full[self.padding_idx] = 0
+        return full
+
+    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        taken = record(IndexBackward0(self.indices), grad)
+        if self.padding_idx is None:
+            return (taken,)
+        return (taken * constant(self.not_padding, taken),)
+
+    def not_padding(self, taken: np.ndarray) -> np.ndarray:
+        """1 for a row taken from anywhere but the padding row, 0 for those from it."""
+        keep = self.indices % self.weight_rows != self.padding_idx % self.weight_rows
+        return np.broadcast_to(keep[..., None], taken.shape).astype(taken.dtype)
 
 
 class LeakyReluBackward0(Node):

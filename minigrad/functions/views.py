@@ -410,26 +410,30 @@ class IndexBackward0(SavesIndices):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         self.check_indices()
-        return (record(GradIntoIndex(self.key, self.input_shapes[0]), grad),)
+        return (record(GradIntoIndex(self.key), zeros(self.input_shapes[0], grad), grad),)
 
 
 class GradIntoIndex(Node):
-    """The backward of indexing as an op of its own (for create_graph): zeros with `grad` added at
-    the indices (repeats add up) -- grad: grad at the indices (IndexBackward0)."""
+    """The backward of indexing as an op of its own (for create_graph): `grad` added into zeros
+    at the indices (repeats add up), torch's index_put_(accumulate=True) on new zeros --
+    zeros: nothing (a constant, an empty slot of the graph); grad: grad at the indices."""
 
-    def __init__(self, key: object, shape: tuple[int, ...]) -> None:
-        self.key, self.shape = key, shape
+    saved_numbers = ("accumulate",)
+    accumulate = True
+
+    def __init__(self, key: object) -> None:
+        self.key = key
 
     def name(self) -> str:
-        return "IndexPutBackward0"  # torch records index_put_(accumulate=True) here
+        return "IndexPutImplBackward0"
 
-    def forward(self, grad: np.ndarray) -> np.ndarray:
-        full = np.zeros(self.shape, dtype=grad.dtype)
+    def forward(self, zeros: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        full = np.array(zeros)
         np.add.at(full, self.key, grad)  # add.at: a repeated index gets every contribution
         return full
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (record(IndexBackward0(self.key), grad),)
+    def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray]:
+        return None, record(IndexBackward0(self.key), grad)
 
 
 class RepeatBackward0(Node):
@@ -567,28 +571,30 @@ class GatherBackward0(SavesIndices):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         self.check_indices()
         shape = self.unpack("self").shape  # (as torch reads it: fails if changed in place)
-        return (record(GradIntoGather(self.axis, self.index, shape), grad),)
+        return (record(GradIntoGather(self.axis, self.index), zeros(shape, grad), grad),)
 
 
 class GradIntoGather(Node):
-    """The backward of gather as an op of its own: zeros with `grad` added at the gathered places
-    (torch's scatter_add) -- grad: gather of grad."""
+    """The backward of gather as an op of its own: `grad` added into zeros at the gathered places,
+    torch's scatter_add on new zeros -- zeros: nothing (an empty slot of the graph); grad: gather
+    of grad."""
 
-    def __init__(self, axis: int, index: np.ndarray, shape: tuple[int, ...]) -> None:
-        self.axis, self.index, self.shape = axis, index, shape
+    def __init__(self, axis: int, index: np.ndarray) -> None:
+        self.axis, self.index = axis, index
 
     def name(self) -> str:
         return "ScatterAddBackward0"
 
-    def forward(self, grad: np.ndarray) -> np.ndarray:
-        full = np.zeros(self.shape, dtype=grad.dtype)
+    def forward(self, zeros: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        full = np.array(zeros)
         places = np.indices(self.index.shape, sparse=True)
         key = tuple(self.index if d == self.axis else places[d] for d in range(self.index.ndim))
         np.add.at(full, key, grad)
         return full
 
-    def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
-        return (record(GatherBackward0(self.axis, self.index).showing(dim=self.axis), grad),)
+    def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray]:
+        gathered = GatherBackward0(self.axis, self.index).showing(dim=self.axis)
+        return None, record(gathered, grad)
 
 
 class KeepsMask(SavesIndices):

@@ -175,14 +175,9 @@ def test_gradgradcheck_against_finite_differences(name):
 # op -> how the graph of its first gradient still differs from torch's (values are equal: above)
 _OWN_NODE = "torch records the backward as an op of its own ({}); minigrad, its formula's steps"
 _GROUPING = "the formula's steps are grouped or ordered differently ({})"
-_WRITE_INTO_ZEROS = "torch writes the gradient into zeros with {}; minigrad records one node"
 GRAPH_NOT_YET = {
     "bce": _OWN_NODE.format("BinaryCrossEntropyBackwardBackward0"),
     "bce-logits": _OWN_NODE.format("the logits' formula in torch's order"),
-    "embedding": _OWN_NODE.format("EmbeddingDenseBackwardBackward0"),
-    "gather": _WRITE_INTO_ZEROS.format("scatter_add (ScatterAddBackward0 with a zeros edge)"),
-    "index": _WRITE_INTO_ZEROS.format("index_put_ (IndexPutImplBackward0)"),
-    "mask": _WRITE_INTO_ZEROS.format("index_put_ (IndexPutImplBackward0)"),
     "setitem": "torch keeps a clone of the overwritten region (CloneBackward0, AsStridedBackward0)",
     "inplace-mul": "torch saves a clone of self before mul_ changes it (CloneBackward0)",
     "maximum": _GROUPING.format("torch: where(self == other, grad / 2, grad).masked_fill_"),
