@@ -15,8 +15,9 @@ import numpy as np
 from .._fast import quietly
 from ..dtypes import float_dtype, result_dtype, scalar_dtype
 from ..graph import Node, Save
-from .formulas import constant, record, zeros_like
+from .formulas import constant, is_array, record, values_of, zeros_like
 from .unary import LogBackward0, WhereBackward0, minus, scaled
+from .views import MaskedFillBackward0
 
 _QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}  # torch gives inf/nan
 
@@ -254,10 +255,10 @@ class MaximumBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         a, b = self.unpack("self"), self.unpack("other")
-        half = grad / 2
+        a_values, b_values = values_of(a), values_of(b)
         return (
-            record(WhereBackward0(), a == b, half, record(WhereBackward0(), a > b, grad, 0.0)),
-            record(WhereBackward0(), a == b, half, record(WhereBackward0(), b > a, grad, 0.0)),
+            winner_gradient(grad, a == b, a_values < b_values),
+            winner_gradient(grad, a == b, a_values > b_values),
         )
 
 
@@ -272,11 +273,18 @@ class MinimumBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         a, b = self.unpack("self"), self.unpack("other")
-        half = grad / 2
+        a_values, b_values = values_of(a), values_of(b)
         return (
-            record(WhereBackward0(), a == b, half, record(WhereBackward0(), a < b, grad, 0.0)),
-            record(WhereBackward0(), a == b, half, record(WhereBackward0(), b < a, grad, 0.0)),
+            winner_gradient(grad, a == b, a_values > b_values),
+            winner_gradient(grad, a == b, a_values < b_values),
         )
+
+
+def winner_gradient(grad: np.ndarray, tie: np.ndarray, loses: np.ndarray) -> np.ndarray:
+    """The gradient of one side of maximum / minimum, as torch's formula records it:
+    where(tie, grad / 2, grad), then 0 where this side lost (masked_fill_)."""
+    half = grad / 2 if is_array(grad) else record(DivBackward1(2), grad)
+    return record(MaskedFillBackward0(loses, 0), record(WhereBackward0(), tie, half, grad))
 
 
 class PowBackward2(Node):

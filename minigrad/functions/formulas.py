@@ -103,6 +103,12 @@ def constant(compute: Callable[..., np.ndarray], *values: Any) -> Any:
     return _first_tensor(values)._sibling(compute(*arrays))
 
 
+def values_of(value: Any) -> np.ndarray:
+    """The array of values of an array, or of a tensor (under create_graph): for a mask that
+    enters a formula as an argument of its node, not as an input."""
+    return value if is_array(value) else value.detach().numpy()
+
+
 def lift(array: np.ndarray, like: Any) -> Any:
     """A stored array (a weight, a mask) next to `like`: itself beside arrays, a tensor without
     history beside tensors."""
@@ -114,6 +120,18 @@ def sum_keepdim(value: Any, dims: int | tuple[int, ...]) -> Any:
     if is_array(value):
         return value.sum(axis=dims, keepdims=True)
     return value.sum(dims, keepdim=True)
+
+
+def mean_keepdim(value: Any, dims: int | tuple[int, ...]) -> Any:
+    """The mean of `value` over `dims`, keeping them as size 1."""
+    if is_array(value):
+        return value.mean(axis=dims, keepdims=True)
+    return value.mean(dims, keepdim=True)
+
+
+def mean_of(value: Any) -> Any:
+    """The mean of all of `value` (0-d)."""
+    return value.mean()
 
 
 def clamp_min(value: Any, low: float) -> Any:

@@ -614,18 +614,25 @@ class BinaryCrossEntropyBackward0(_ReducedLoss):
         return _reduce(losses.astype(p.dtype, copy=False), self.reduction)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # torch's binary_cross_entropy_backward and _target_backward, step by step in its order
+        # (the same rounding); the weight, then the mean's division, come last
         p, t = self.unpack("self"), self.unpack("target")
-        upstream = _reduce_backward(grad, p.shape, self.reduction)
-        if self.weight is not None:
-            upstream = upstream * lift(self.weight, grad)
-        grad_p = upstream * (p - t) / clamp_min(p * (1 - p), 1e-12)
+        grad_p = grad * (p - t) / clamp_min(p * (1 - p), 1e-12)
         grad_t = None
         if self.needs_input_grad[1]:
-            with np.errstate(divide="ignore"):
-                log_p = clamp_min(record(LogBackward0(), p), -100)
-                log_not_p = clamp_min(record(Log1PBackward0(), -p), -100)
-            grad_t = upstream * (log_not_p - log_p)
-        return grad_p, grad_t
+            with np.errstate(divide="ignore"):  # p = 0 or 1: the logit is -inf or inf, as torch
+                logit = record(LogBackward0(), p / (1 - p))
+            grad_t = -logit * grad
+        weight = None if self.weight is None else lift(self.weight, grad)
+        return self._weighed(grad_p, weight), self._weighed(grad_t, weight)
+
+    def _weighed(self, value: np.ndarray | None, weight: np.ndarray | None) -> np.ndarray | None:
+        """`value` times the weight (if any), divided by the number of losses for 'mean'."""
+        if value is None:
+            return None
+        if weight is not None:
+            value = value * weight
+        return _reduce_backward(value, self.input_shapes[0], self.reduction)
 
 
 class BinaryCrossEntropyWithLogitsBackward0(_ReducedLoss):

@@ -13,9 +13,18 @@ from typing import Any
 import numpy as np
 
 from ..graph import Node, Save
-from .formulas import constant, expand_to, is_array, lift, record, sum_keepdim
-from .unary import AbsBackward0, WhereBackward0, sign_or_zero
-from .views import SavesIndices
+from .formulas import (
+    constant,
+    expand_to,
+    is_array,
+    lift,
+    mean_keepdim,
+    mean_of,
+    record,
+    values_of,
+)
+from .unary import AbsBackward0, WhereBackward0, scaled, sign_or_zero
+from .views import MaskedFillBackward0, SavesIndices, unsqueeze_to
 
 # Above this many elements, the backward of a full sum or mean hands out a read-only broadcast
 # view of its one gradient value: no memory written, a whole pass saved at 10^6 elements. Below
@@ -79,7 +88,7 @@ class ProdBackward0(Node):
             flat = a.reshape(-1)
             others = _product_of_others(flat.reshape((flat.shape[0], 1)), 0)
             return (grad * others.reshape(tuple(self.input_shapes[0])),)
-        return (grad * result / a,)
+        return (grad * (result / a),)  # (torch's grouping: its graph, its rounding)
 
 
 class ProdBackward1(Node):
@@ -106,10 +115,11 @@ class ProdBackward1(Node):
         a, result = self.unpack("self"), self.unpack("result")
         if not self.keepdim:
             shape = _kept_shape(self.input_shapes[0], (self.axis,))
-            grad, result = grad.reshape(shape), result.reshape(shape)
+            grad = unsqueeze_to(grad, (self.axis,), shape)
+            result = unsqueeze_to(result, (self.axis,), shape)
         if _has_zero(a):
             return (grad * _product_of_others(a, self.axis),)
-        return (grad * result / a,)
+        return (grad * (result / a),)
 
 
 def _has_zero(a: np.ndarray) -> bool:
@@ -357,15 +367,19 @@ class VarBackward0(Node):
         return math.prod(shape[i] for i in self.axes) - self.correction
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        # torch's var_backward: (2 / (N - correction)) * grad * (self - mean), grad given back
+        # the reduced dims (broadcasting spreads it), in that order (its graph, its rounding)
         a = self.unpack("self")
         shape = self.input_shapes[0]
-        centered = a - sum_keepdim(a, self.axes) / math.prod(shape[i] for i in self.axes)
-        spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        whole = self.no_dim or not shape
+        centered = a - (mean_of(a) if whole else mean_keepdim(a, self.axes))
+        if not whole and not self.keepdim:
+            grad = unsqueeze_to(grad, sorted(self.axes), _kept_shape(shape, self.axes))
         divisor = self.divisor(shape)
         with np.errstate(invalid="ignore", divide="ignore"):
-            if divisor <= 0 and (self.no_dim or not shape):  # torch: inf; nan where 0 * inf
-                return (spread * constant(_infinite_slopes, centered),)
-            return (spread * centered * (2 / divisor if divisor else math.inf),)
+            if divisor <= 0 and whole:  # torch: inf; nan where 0 * inf
+                return (grad * constant(_infinite_slopes, centered),)
+            return (scaled(grad, 2 / divisor if divisor else math.inf) * centered,)
 
 
 def _infinite_slopes(centered: np.ndarray) -> np.ndarray:
@@ -386,9 +400,11 @@ class StdBackward0(VarBackward0):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         result = self.unpack("result")
         with np.errstate(invalid="ignore", divide="ignore"):
-            # where the deviation is 0 torch gives 0, not 0 / 0
-            scaled = record(WhereBackward0(), result == 0, 0.0, grad / (2 * result))
-            return super().backward(scaled)
+            # torch's std_backward: (grad / (result * 2)).masked_fill_(result == 0, 0) -- where
+            # the deviation is 0 it gives 0, not 0 / 0 -- then var's gradient of that
+            no_deviation = values_of(result) == 0
+            halved = grad / scaled(result, 2)
+            return super().backward(record(MaskedFillBackward0(no_deviation, 0), halved))
 
 
 class LinalgVectorNormBackward0(Node):
@@ -401,8 +417,11 @@ class LinalgVectorNormBackward0(Node):
     saves_result = True
     saved_numbers = ("dim", "keepdim", "ord")  # (dim and ord as given: `showing`)
 
-    def __init__(self, order: float, axes: tuple[int, ...], keepdim: bool) -> None:
+    def __init__(
+        self, order: float, axes: tuple[int, ...], keepdim: bool, no_dim: bool = False
+    ) -> None:
         self.order, self.axes, self.keepdim = order, axes, keepdim
+        self.no_dim = no_dim  # (then the 0-d norm and grad broadcast: torch unsqueezes nothing)
 
     def forward(self, a: np.ndarray) -> np.ndarray:
         magnitude = np.abs(a)
@@ -419,30 +438,48 @@ class LinalgVectorNormBackward0(Node):
         return np.asarray(values, dtype=a.dtype)
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
+        # torch's norm_backward, case by case, in its order (its graph, its rounding)
         a, shape, p = self.unpack("self"), self.input_shapes[0], self.order
-        spread = _expand_back(grad, shape, self.axes, self.keepdim)
+        norm = self.unpack("result")
         if p == 0:
-            return (spread * 0,)
+            return (_expand_back(grad, shape, self.axes, self.keepdim) * 0,)
+        if not self.keepdim and shape and not self.no_dim:
+            kept, dims = _kept_shape(shape, self.axes), sorted(self.axes)
+            grad, norm = unsqueeze_to(grad, dims, kept), unsqueeze_to(norm, dims, kept)
+        if p == 1:
+            return (sign_or_zero(a) * grad,)
         if abs(p) == math.inf:
-            return (spread * constant(self.extreme_shares, a),)
-        norm = _expand_back(self.unpack("result"), shape, self.axes, self.keepdim)
+            ties, winners = constant(self.ties, a), constant(self.winners, a)
+            return (sign_or_zero(a) * ((grad / ties) * winners),)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if p == 1:
-                return (spread * constant(sign_or_zero, a),)
             if p == 2:
-                scale = a / norm
+                return (grad * _zero_where(values_of(norm) == 0, a / norm),)
+            if p < 1:
+                powers = _zero_where(values_of(a) == 0, abs_value(a) ** (p - 1))
+                return (sign_or_zero(a) * powers * grad * norm ** (1 - p),)
+            if p < 2:
+                self_scaled = sign_or_zero(a) * abs_value(a) ** (p - 1)
             else:
-                scale = a * abs_value(a) ** (p - 2) / norm ** (p - 1)
+                self_scaled = a * abs_value(a) ** (p - 2)
             # where the norm is 0 its gradient is 0 (torch's choice), not 0 / 0
-            return (spread * record(WhereBackward0(), norm == 0, 0.0, scale),)
+            scale = _zero_where(values_of(norm) == 0, grad / norm ** (p - 1))
+            return (self_scaled * scale,)
 
-    def extreme_shares(self, a: np.ndarray) -> np.ndarray:
-        """sgn(a) / ties where |a| is the largest (smallest for -inf) along the dims."""
+    def winners(self, a: np.ndarray) -> np.ndarray:
+        """1 where |a| is the largest (smallest for -inf) along the dims, or nan; else 0."""
         magnitude = np.abs(a)
         pick = np.max if self.order == math.inf else np.min
-        winners = magnitude == pick(magnitude, axis=self.axes, keepdims=True)
-        ties = winners.sum(axis=self.axes, keepdims=True)
-        return (np.sign(a) * winners / ties).astype(a.dtype)
+        extreme = pick(magnitude, axis=self.axes, keepdims=True)
+        return ((magnitude == extreme) | np.isnan(magnitude)).astype(a.dtype)
+
+    def ties(self, a: np.ndarray) -> np.ndarray:
+        """How many values share the extreme along the dims."""
+        return self.winners(a).sum(axis=self.axes, keepdims=True)
+
+
+def _zero_where(mask: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """`value` with 0 where `mask` is true: torch's masked_fill_(mask, 0), recorded on tensors."""
+    return record(MaskedFillBackward0(mask, 0), value)
 
 
 def abs_value(value: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from .._new_tensor import make_tensor
 from ..dtypes import result_dtype
 from ..graph import Node, Save, unsigned
 from ..versions import SECOND_BACKWARD_MESSAGE
-from .formulas import is_array, permute, record, sum_keepdim, transposed, zeros
+from .formulas import is_array, permute, record, transposed, zeros
 
 
 class ViewNode(Node):
@@ -437,8 +437,9 @@ class GradIntoIndex(Node):
 
 
 class RepeatBackward0(Node):
-    """repeat(self, repeats) -- self: grad cut into the repeated blocks, summed (leading new
-    dims of repeats are summed away)."""
+    """repeat(self, repeats) -- self: the leading new dims of repeats summed away one by one,
+    then grad cut into the repeated blocks (one reshape) and the blocks summed (torch's
+    repeat_backward; zeros when a repeat is 0)."""
 
     saved_numbers = ("repeats", "self_sym_sizes")
 
@@ -450,13 +451,21 @@ class RepeatBackward0(Node):
 
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         shape = self.input_shapes[0]
+        if 0 in self.repeats:
+            return (zeros(shape, grad),)
         lead = len(self.repeats) - len(shape)
-        full = (1,) * lead + tuple(shape)
-        blocks: list[int] = []  # (repeat, size) pairs: sum over every repeat axis
-        for repeat, size in zip(self.repeats, full, strict=True):
-            blocks += [repeat, size]
-        summed = sum_keepdim(grad.reshape(tuple(blocks)), tuple(range(0, len(blocks), 2)))
-        return (summed.reshape(shape),)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        sizes: list[int] = []  # each repeated dim split in two: (repeat, size)
+        repeat_dims: list[int] = []
+        for repeat, size in zip(self.repeats[lead:], shape, strict=True):
+            if repeat != 1:
+                repeat_dims.append(len(sizes))
+                sizes.append(repeat)
+            sizes.append(size)
+        if repeat_dims:
+            grad = grad.reshape(tuple(sizes)).sum(tuple(repeat_dims))
+        return (grad,)
 
 
 class _JoinAlongDim(Node):

@@ -308,7 +308,7 @@ class ReductionMethods(TensorBase):
             )
         order = 2.0 if p == "fro" else float(p)
         axes = normalize_dims(dim, self.ndim)
-        node = reduce.LinalgVectorNormBackward0(order, axes, keepdim)
+        node = reduce.LinalgVectorNormBackward0(order, axes, keepdim, no_dim=dim is None)
         shown_ord = 2 if p == "fro" else p  # torch's node shows p as given
         return self._apply(node.showing(dim=_shown_dims(dim), ord=shown_ord), self)
 

@@ -492,6 +492,19 @@ CASES: list[tuple[str, str]] = [
     ("bce-shape", "F.binary_cross_entropy(L.tensor([0.5, 0.5]), L.tensor([1.0]))"),
     ("bce-zero", "F.binary_cross_entropy(L.tensor([0.0]), L.tensor([1.0]))"),
     (
+        "bce-grads-at-0-and-1",  # the target's gradient is -logit(p): inf and -inf there
+        "p = L.tensor([0.0, 0.3, 1.0], requires_grad=True)\n"
+        "t = L.tensor([0.2, 0.5, 0.9], requires_grad=True)\n"
+        "F.binary_cross_entropy(p, t).backward()\n(p.grad, t.grad)",
+    ),
+    (
+        "bce-weighted-sum-grads",
+        "p = L.tensor([0.1, 0.3, 0.8], requires_grad=True)\n"
+        "t = L.tensor([0.2, 0.5, 0.9], requires_grad=True)\n"
+        "w = L.tensor([1.0, 2.0, 3.0])\n"
+        "F.binary_cross_entropy(p, t, weight=w, reduction='sum').backward()\n(p.grad, t.grad)",
+    ),
+    (
         "bce-logits-shape",
         "F.binary_cross_entropy_with_logits(L.tensor([0.5, 0.5]), L.tensor([1.0]))",
     ),

@@ -180,18 +180,8 @@ GRAPH_NOT_YET = {
     "bce-logits": _OWN_NODE.format("the logits' formula in torch's order"),
     "setitem": "torch keeps a clone of the overwritten region (CloneBackward0, AsStridedBackward0)",
     "inplace-mul": "torch saves a clone of self before mul_ changes it (CloneBackward0)",
-    "maximum": _GROUPING.format("torch: where(self == other, grad / 2, grad).masked_fill_"),
-    "minimum": _GROUPING.format("torch: where(self == other, grad / 2, grad).masked_fill_"),
-    "norm": _GROUPING.format("torch divides by the norm itself and masks with masked_fill_"),
-    "norm-3": _GROUPING.format("torch's norm_backward for p != 2"),
-    "norm-dim": _GROUPING.format("torch divides by the norm itself and masks with masked_fill_"),
-    "prod": _GROUPING.format("torch's prod_backward: grad * (result / self), summed"),
-    "prod-dim": _GROUPING.format("torch's prod_backward: grad * (result / self), summed"),
-    "prod-zero": _GROUPING.format("torch's prod_backward for an input with zeros"),
-    "repeat": _GROUPING.format("torch sums the leading dims first, then reshapes once"),
-    "std": _GROUPING.format("torch's std_backward: grad / (2 * result), masked_fill_, var's"),
-    "std-dim": _GROUPING.format("torch's std_backward: grad / (2 * result), masked_fill_, var's"),
-    "var": _GROUPING.format("torch's var_backward: (2 / N) * grad * (self - mean)"),
+    "prod-zero": "with a 0 in the input torch's prod_backward goes through cumprod; minigrad "
+    "multiplies the other elements directly",
 }
 
 
