@@ -296,10 +296,11 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = _zeros_like(param)
                 state["step"].add_(1)
                 step = state["step"].item()
-                if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
-                    param.mul_(1 - group["lr"] * group["weight_decay"])  # AdamW: p shrinks
-                elif group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
+                if group["weight_decay"] != 0:
+                    if group["decoupled_weight_decay"]:  # AdamW: the parameter shrinks
+                        param.mul_(1 - group["lr"] * group["weight_decay"])
+                    else:
+                        grad = grad.add(param, alpha=group["weight_decay"])
                 exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                 exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
                 exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)

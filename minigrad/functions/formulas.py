@@ -129,11 +129,6 @@ def mean_keepdim(value: Any, dims: int | tuple[int, ...]) -> Any:
     return value.mean(dims, keepdim=True)
 
 
-def mean_of(value: Any) -> Any:
-    """The mean of all of `value` (0-d)."""
-    return value.mean()
-
-
 def clamp_min(value: Any, low: float) -> Any:
     """max(value, low), elementwise."""
     if is_array(value):

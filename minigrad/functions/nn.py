@@ -545,7 +545,7 @@ class NllLossBackward0(SavesIndices, _ReducedLoss):
         wrong = counted & ((target < 0) | (target >= x.shape[1]))
         if np.any(wrong):
             raise IndexError(f"Target {int(target[wrong][0])} is out of bounds.")
-        safe_target = np.where(counted, target, 0)
+        self.safe_target = safe_target = np.where(counted, target, 0)
         weights = np.ones(x.shape[1], dtype=x.dtype) if self.weight is None else self.weight
         self.sample_weight = (weights[safe_target] * counted).astype(x.dtype)
         self.total_weight = self.sample_weight.sum()
@@ -554,8 +554,7 @@ class NllLossBackward0(SavesIndices, _ReducedLoss):
     def backward(self, grad: np.ndarray) -> tuple[np.ndarray]:
         self.check_indices()
         log_probs = self.unpack("self")  # (as torch reads it: fails if changed in place)
-        node = NllLossBackwardBackward0(self.target, self.weight, self.ignore_index, self.reduction)
-        return (record(node, grad, log_probs),)
+        return (record(NllLossBackwardBackward0(self), grad, log_probs),)
 
 
 class NllLossBackwardBackward0(NllLossBackward0):
@@ -566,16 +565,21 @@ class NllLossBackwardBackward0(NllLossBackward0):
     saves = ()
     saved_numbers = ("ignore_index", "reduction", "target", "weight")
 
+    def __init__(self, loss: NllLossBackward0) -> None:
+        super().__init__(loss.target, loss.weight, loss.ignore_index, loss.reduction)
+        # the target checked and the weights computed by the loss's forward, not again here
+        self.safe_target, self.sample_weight = loss.safe_target, loss.sample_weight
+        self.total_weight = loss.total_weight
+
     def forward(self, grad_output: np.ndarray, log_probs: np.ndarray) -> np.ndarray:
         shape = log_probs.shape
-        x, safe_target = self.weigh(log_probs)
-        rows = x.shape[0]
+        rows, safe_target = self.safe_target.shape[0], self.safe_target
         per_sample = grad_output if self.reduction == "none" else np.broadcast_to(grad_output, rows)
         per_sample = per_sample.reshape((rows, 1)) * self.sample_weight[:, None]
         if self.reduction == "mean":
             with np.errstate(invalid="ignore", divide="ignore"):
                 per_sample = per_sample / float(self.total_weight)
-        at_target = np.zeros(x.shape, dtype=per_sample.dtype)  # 1 at each sample's class
+        at_target = np.zeros((rows, shape[-1]), dtype=per_sample.dtype)  # 1 at each class
         at_target[np.arange(rows), safe_target] = 1  # (an ignored sample's weight is 0)
         return (-per_sample * at_target).reshape(shape)
 
@@ -590,9 +594,10 @@ class NllLossBackwardBackward0(NllLossBackward0):
 
 class BinaryCrossEntropyBackward0(_ReducedLoss):
     """binary_cross_entropy(self, target, weight) on probabilities p --
-    self: grad * (p - t) / max(p * (1 - p), 1e-12); target: grad * (log(1 - p) - log(p)).
+    self: grad * (p - t) / max(p * (1 - p), 1e-12); target: -logit(p) * grad (inf and -inf at
+    p = 0 and 1, as torch's).
 
-    As torch, each log is clamped at -100, so p = 0 or 1 gives a finite loss.
+    As torch, each log of the loss is clamped at -100, so p = 0 or 1 gives a finite loss.
     """
 
     saves = (Save("self", input=0), Save("target", input=1))

@@ -19,8 +19,8 @@ from .formulas import (
     is_array,
     lift,
     mean_keepdim,
-    mean_of,
     record,
+    sum_keepdim,
     values_of,
 )
 from .unary import AbsBackward0, WhereBackward0, scaled, sign_or_zero
@@ -372,7 +372,7 @@ class VarBackward0(Node):
         a = self.unpack("self")
         shape = self.input_shapes[0]
         whole = self.no_dim or not shape
-        centered = a - (mean_of(a) if whole else mean_keepdim(a, self.axes))
+        centered = a - (a.mean() if whole else mean_keepdim(a, self.axes))
         if not whole and not self.keepdim:
             grad = unsqueeze_to(grad, sorted(self.axes), _kept_shape(shape, self.axes))
         divisor = self.divisor(shape)
@@ -449,7 +449,8 @@ class LinalgVectorNormBackward0(Node):
         if p == 1:
             return (sign_or_zero(a) * grad,)
         if abs(p) == math.inf:
-            ties, winners = constant(self.ties, a), constant(self.winners, a)
+            winners = constant(self.winners, a)
+            ties = sum_keepdim(winners, self.axes)  # (a constant too: no history to record)
             return (sign_or_zero(a) * ((grad / ties) * winners),)
         with np.errstate(divide="ignore", invalid="ignore"):
             if p == 2:
@@ -471,10 +472,6 @@ class LinalgVectorNormBackward0(Node):
         pick = np.max if self.order == math.inf else np.min
         extreme = pick(magnitude, axis=self.axes, keepdims=True)
         return ((magnitude == extreme) | np.isnan(magnitude)).astype(a.dtype)
-
-    def ties(self, a: np.ndarray) -> np.ndarray:
-        """How many values share the extreme along the dims."""
-        return self.winners(a).sum(axis=self.axes, keepdims=True)
 
 
 def _zero_where(mask: np.ndarray, value: np.ndarray) -> np.ndarray:

@@ -428,9 +428,9 @@ class GradIntoIndex(Node):
         return "IndexPutImplBackward0"
 
     def forward(self, zeros: np.ndarray, grad: np.ndarray) -> np.ndarray:
-        full = np.array(zeros)
-        np.add.at(full, self.key, grad)  # add.at: a repeated index gets every contribution
-        return full
+        # (the zeros were made for this op alone: written in place, as torch's index_put_)
+        np.add.at(zeros, self.key, grad)  # add.at: a repeated index gets every contribution
+        return zeros
 
     def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray]:
         return None, record(IndexBackward0(self.key), grad)
@@ -595,11 +595,10 @@ class GradIntoGather(Node):
         return "ScatterAddBackward0"
 
     def forward(self, zeros: np.ndarray, grad: np.ndarray) -> np.ndarray:
-        full = np.array(zeros)
         places = np.indices(self.index.shape, sparse=True)
         key = tuple(self.index if d == self.axis else places[d] for d in range(self.index.ndim))
-        np.add.at(full, key, grad)
-        return full
+        np.add.at(zeros, key, grad)  # (the zeros were made for this op alone, as torch's)
+        return zeros
 
     def backward(self, grad: np.ndarray) -> tuple[None, np.ndarray]:
         gathered = GatherBackward0(self.axis, self.index).showing(dim=self.axis)
